@@ -1,0 +1,58 @@
+package dev.weft.csp;
+
+import dev.weft.csp.runtime.RunGroup;
+
+/** Entry points: run a process to completion, or spawn one beside the current process. */
+public final class Weft {
+    private Weft() {
+    }
+
+    /** Runs {@code main} on the default scheduler; see {@link #run(Scheduler, CSProcess)}. */
+    public static void run(CSProcess main) {
+        run(Scheduler.defaultScheduler(), main);
+    }
+
+    /**
+     * Runs {@code main} as a fiber of {@code s} and returns when it and every fiber spawned within it have
+     * ended. If {@code main} threw, rethrows that very exception.
+     */
+    public static void run(Scheduler s, CSProcess main) {
+        if (s == null || main == null) {
+            throw new NullPointerException(s == null ? "scheduler is null" : "main process is null");
+        }
+        RunGroup group = new RunGroup();
+        Fiber f = new Fiber(main, s.pool, group);
+        group.setMain(f);
+        f.launch();
+        Throwable failure;
+        try {
+            failure = group.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for Weft.run", e);
+        }
+        if (failure != null) {
+            throw Weft.<RuntimeException>sneaky(failure);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T extends Throwable> T sneaky(Throwable t) throws T {
+        throw (T) t;
+    }
+
+    /**
+     * Starts {@code p} concurrently. From a fiber it runs on that fiber's scheduler and counts towards the
+     * enclosing {@link #run}; from a plain thread it runs on the default scheduler.
+     */
+    public static Fiber spawn(CSProcess p) {
+        if (p == null) {
+            throw new NullPointerException("process is null");
+        }
+        Fiber parent = Fiber.runningFiber();
+        if (parent != null) {
+            return Fiber.start(p, parent.pool(), parent.group());
+        }
+        return Fiber.start(p, Scheduler.defaultScheduler().pool, null);
+    }
+}

@@ -1,0 +1,132 @@
+package dev.weft.csp.runtime;
+
+import java.util.Arrays;
+
+/**
+ * The part of a fiber that woven code talks to: the pause/resume mode and the saved activation frames.
+ *
+ * <p>This is the weaver's ABI, not an API for users. The protocol:
+ * <ul>
+ *   <li>Every woven method takes the running fiber as its last parameter.</li>
+ *   <li>After each pausable call the caller reads {@link #mode}. {@link #PAUSING} means the callee has
+ *       saved its frame: the caller saves the values it needs after the call (live locals and operand
+ *       stack values that cannot be rebuilt), then the resume point, then its {@code this} if it is an
+ *       instance method, and returns.</li>
+ *   <li>On entry a woven method reads {@link #mode}. {@link #RESUMING} means it is being re-entered:
+ *       it pops its resume point and values, rebuilds its operand stack, pops the receiver its callee
+ *       pushed, and calls the callee again, which does the same, down to the primitive that paused;
+ *       that primitive sets the mode back to {@link #RUNNING}.</li>
+ * </ul>
+ * Frames are saved innermost first and restored outermost first, so the saved values form two stacks
+ * (primitives in a {@code long[]}, references in an {@code Object[]}) that are reused from pause to pause:
+ * pausing allocates nothing once they have grown to the fiber's depth.
+ */
+public abstract class Continuation {
+    /** Running normally: neither unwinding nor rewinding. */
+    public static final int RUNNING = 0;
+    /** A callee has paused; every frame saves itself and returns. */
+    public static final int PAUSING = 1;
+    /** Frames are being re-entered to reach the point of the pause. */
+    public static final int RESUMING = -1;
+
+    private static final long[] NO_PRIMS = new long[0];
+    private static final Object[] NO_REFS = new Object[0];
+
+    /** One of {@link #RUNNING}, {@link #PAUSING}, {@link #RESUMING}; read by woven code after every pausable call. */
+    public int mode;
+
+    private long[] prims = NO_PRIMS;
+    private int primTop;
+    private Object[] refs = NO_REFS;
+    private int refTop;
+
+    /** Runs the fiber until it pauses or ends; called by the worker that dequeued it. */
+    protected abstract void runSlice();
+
+    /** Whether frames are saved, i.e. the next run must resume rather than start. */
+    protected final boolean hasSavedFrames() {
+        return primTop != 0 || refTop != 0;
+    }
+
+    /** Drops every saved frame and returns the stacks to their empty state (the fiber has ended). */
+    protected final void clearSavedFrames() {
+        Arrays.fill(refs, 0, refTop, null);
+        prims = NO_PRIMS;
+        refs = NO_REFS;
+        primTop = 0;
+        refTop = 0;
+    }
+
+    // ---- saving, called as static methods so that woven code pushes the value, then the fiber ----
+
+    /** Saves an int (also boolean, byte, char, short). */
+    public static void pushInt(int v, Continuation c) {
+        c.pushPrim(v);
+    }
+
+    /** Saves a long. */
+    public static void pushLong(long v, Continuation c) {
+        c.pushPrim(v);
+    }
+
+    /** Saves a float. */
+    public static void pushFloat(float v, Continuation c) {
+        c.pushPrim(Float.floatToRawIntBits(v));
+    }
+
+    /** Saves a double. */
+    public static void pushDouble(double v, Continuation c) {
+        c.pushPrim(Double.doubleToRawLongBits(v));
+    }
+
+    /** Saves a reference. */
+    public static void pushRef(Object v, Continuation c) {
+        Object[] a = c.refs;
+        int top = c.refTop;
+        if (top == a.length) {
+            a = c.refs = Arrays.copyOf(a, Math.max(4, top * 2));
+        }
+        a[top] = v;
+        c.refTop = top + 1;
+    }
+
+    private void pushPrim(long v) {
+        long[] a = prims;
+        int top = primTop;
+        if (top == a.length) {
+            a = prims = Arrays.copyOf(a, Math.max(4, top * 2));
+        }
+        a[top] = v;
+        primTop = top + 1;
+    }
+
+    // ---- restoring ----
+
+    /** Restores an int saved by {@link #pushInt}. */
+    public final int popInt() {
+        return (int) prims[--primTop];
+    }
+
+    /** Restores a long. */
+    public final long popLong() {
+        return prims[--primTop];
+    }
+
+    /** Restores a float. */
+    public final float popFloat() {
+        return Float.intBitsToFloat((int) prims[--primTop]);
+    }
+
+    /** Restores a double. */
+    public final double popDouble() {
+        return Double.longBitsToDouble(prims[--primTop]);
+    }
+
+    /** Restores a reference, clearing its slot so that a resumed fiber holds nothing twice. */
+    public final Object popRef() {
+        int top = --refTop;
+        Object v = refs[top];
+        refs[top] = null;
+        return v;
+    }
+}
