@@ -217,6 +217,9 @@ public final class Fiber extends Continuation {
             mode = hasSavedFrames() ? RESUMING : RUNNING;
             try {
                 RUN_WOVEN.invokeExact(process, this);
+            } catch (AbstractMethodError | NoSuchMethodError e) {
+                end(Unwoven.explain(e));
+                return;
             } catch (Throwable t) {
                 end(t);
                 return;
