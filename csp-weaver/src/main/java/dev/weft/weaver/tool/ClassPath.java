@@ -48,7 +48,12 @@ public final class ClassPath implements ClassFinder, Closeable {
         if (Files.isDirectory(p)) {
             finders.add(name -> readFile(p.resolve(name + ".class")));
         } else if (Files.isRegularFile(p)) {
-            ZipFile zip = new ZipFile(p.toFile());
+            ZipFile zip;
+            try {
+                zip = new ZipFile(p.toFile());
+            } catch (IOException e) {
+                throw new IOException("cannot open " + p + " as a jar: " + e.getMessage(), e);
+            }
             jars.add(zip);
             finders.add(name -> readEntry(zip, name + ".class"));
         }
