@@ -10,7 +10,8 @@ import java.util.function.Function;
  * Around Byte Buddy's transformer: hands it only classes that may need weaving, and passes on its result
  * only when the engine wove the class. Every other class is left exactly as it was loaded (the transformer
  * answers null), so the JVM and the agents after this one see the original bytes, not a copy rewritten by
- * Byte Buddy.
+ * Byte Buddy. Byte Buddy rethrows what failed after its listener reported it; the class then stays as it
+ * was, as the JVM would do anyway, but without relying on it.
  */
 final class WovenOnly implements ClassFileTransformer {
     private final ClassFileTransformer byteBuddy;
@@ -27,7 +28,11 @@ final class WovenOnly implements ClassFileTransformer {
         if (!mayNeedWeaving(loader, name, classBeingRedefined, buffer)) {
             return null;
         }
-        return wovenOrNull(loader, buffer, byteBuddy.transform(module, loader, name, classBeingRedefined, domain, buffer));
+        try {
+            return wovenOrNull(loader, buffer, byteBuddy.transform(module, loader, name, classBeingRedefined, domain, buffer));
+        } catch (RuntimeException reportedByTheListener) {
+            return null;
+        }
     }
 
     @Override
@@ -36,7 +41,11 @@ final class WovenOnly implements ClassFileTransformer {
         if (!mayNeedWeaving(loader, name, classBeingRedefined, buffer)) {
             return null;
         }
-        return wovenOrNull(loader, buffer, byteBuddy.transform(loader, name, classBeingRedefined, domain, buffer));
+        try {
+            return wovenOrNull(loader, buffer, byteBuddy.transform(loader, name, classBeingRedefined, domain, buffer));
+        } catch (RuntimeException reportedByTheListener) {
+            return null;
+        }
     }
 
     // A loaded class is never rewoven: weaving adds methods, which retransformation forbids. An agent
