@@ -1,5 +1,6 @@
 package dev.weft.maven;
 
+import dev.weft.weaver.ClassFinder;
 import dev.weft.weaver.WeaveError;
 import dev.weft.weaver.Weaver;
 import dev.weft.weaver.tool.ClassPath;
@@ -11,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import org.apache.maven.artifact.DependencyResolutionRequiredException;
 import org.apache.maven.plugin.AbstractMojo;
 import org.apache.maven.plugin.MojoExecutionException;
@@ -57,6 +59,9 @@ public final class WeaveMojo extends AbstractMojo {
     @Parameter(defaultValue = "${project}", readonly = true, required = true)
     private MavenProject project;
 
+    /** The engine over a classpath; replaced by tests only. */
+    Function<ClassFinder, ClassTransform> engine = classpath -> ClassTransform.of(new Weaver(classpath));
+
     @Override
     public void execute() throws MojoExecutionException, MojoFailureException {
         if (skip) {
@@ -75,7 +80,7 @@ public final class WeaveMojo extends AbstractMojo {
         }
         InPlaceWeaver.Report report;
         try (ClassPath classpath = ClassPath.open(classpath(roots))) {
-            report = new InPlaceWeaver(ClassTransform.of(new Weaver(classpath))).weave(roots);
+            report = new InPlaceWeaver(engine.apply(classpath)).weave(roots);
         } catch (IOException | UncheckedIOException | IllegalStateException e) {
             throw new MojoExecutionException("Weft weaving failed: " + e.getMessage(), e);
         }
