@@ -51,7 +51,17 @@ public final class WeftAgent {
     private static void install(Instrumentation inst) {
         // Installing twice (-javaagent given twice, or attached again) would weave nothing twice, but waste work.
         if (INSTALLED.compareAndSet(false, true)) {
+            quietByteBuddy();
             inst.addTransformer(transformer(new WeaverCache(), System.err), false);
+        }
+    }
+
+    // Byte Buddy probes sun.misc.Unsafe as it initialises (for class injection), which JDK 24+ reports on
+    // standard error of every program run with the agent. This agent injects no class, so it needs none of
+    // it. In csp-weaver.jar the property name is relocated with Byte Buddy, so only the shaded copy sees it.
+    private static void quietByteBuddy() {
+        if (System.getProperty("net.bytebuddy.safe") == null) {
+            System.setProperty("net.bytebuddy.safe", "true");
         }
     }
 
