@@ -1,10 +1,14 @@
 package dev.weft.weaver.cli;
 
 import java.io.File;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * The parsed command line {@code [-cp PATH] IN... -d OUT}: what to weave, what it calls, where to put it.
@@ -19,7 +23,7 @@ record CliArguments(List<Path> inputs, List<Path> classpath, Path output, boolea
             "usage: java -jar csp-weaver.jar [-cp PATH] IN... -d OUT",
             "  IN        class directories or jars whose @Pausable code to weave",
             "  -cp PATH  libraries they call, separated by '" + File.pathSeparator + "' (also -classpath,"
-                    + " --class-path), as for javac",
+                    + " --class-path), as for javac; dir/* means every jar in dir",
             "  -d OUT    output directory; receives every class of IN (woven or unchanged) and every other"
                     + " file, so that OUT alone replaces IN",
             "exit status: 0 woven, 1 weave errors (printed as File.java:42: message), 2 bad arguments");
@@ -67,14 +71,31 @@ record CliArguments(List<Path> inputs, List<Path> classpath, Path output, boolea
         return args[i];
     }
 
-    private static List<Path> splitPath(String path) {
+    private static List<Path> splitPath(String path) throws UsageException {
         List<Path> paths = new ArrayList<>();
         for (String p : path.split(File.pathSeparator)) {
-            if (!p.isEmpty()) {
+            if (p.equals("*") || p.endsWith(File.separator + "*") || p.endsWith("/*")) {
+                String dir = p.substring(0, p.length() - 1);
+                paths.addAll(jarsIn(Path.of(dir.isEmpty() ? "." : dir)));
+            } else if (!p.isEmpty()) {
                 paths.add(Path.of(p));
             }
         }
         return paths;
+    }
+
+    /** {@code dir/*} means every jar in dir, as for javac and java. */
+    private static List<Path> jarsIn(Path dir) throws UsageException {
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.filter(f -> f.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".jar"))
+                    .sorted()
+                    .collect(Collectors.toList());
+        } catch (IOException e) {
+            throw new UsageException("cannot list " + dir + ": " + e.getMessage());
+        }
     }
 
     private static void check(List<Path> inputs, Path output) throws UsageException {

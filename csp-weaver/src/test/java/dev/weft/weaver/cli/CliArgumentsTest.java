@@ -45,6 +45,16 @@ class CliArgumentsTest {
     }
 
     @Test
+    void aStarNamesEveryJarOfADirectory() throws Exception {
+        Path lib = Files.createDirectories(dir.resolve("lib"));
+        Path b = Files.write(lib.resolve("b.jar"), new byte[0]);
+        Path a = Files.write(lib.resolve("a.JAR"), new byte[0]);
+        Files.write(lib.resolve("notes.txt"), new byte[0]);
+        CliArguments args = CliArguments.parse("-cp", lib + File.separator + "*", in.toString(), "-d", "out");
+        assertEquals(List.of(a, b), args.classpath());
+    }
+
+    @Test
     void helpNeedsNothingElse() throws UsageException {
         assertTrue(CliArguments.parse("--help").help());
         assertTrue(CliArguments.parse(in.toString(), "-h").help());
