@@ -69,6 +69,21 @@ class RealEngineTest {
     }
 
     @Test
+    void aClassFileTooNewForTheWeaverIsAWeaveErrorNamingTheFile() throws Exception {
+        Path classes = SmallProgram.compile(dir, Map.of());
+        Path plain = classes.resolve("app/Plain.class");
+        byte[] b = Files.readAllBytes(plain);
+        b[6] = 0;
+        b[7] = 99; // major version 99, far beyond any ASM
+        Files.write(plain, b);
+
+        assertEquals(1, cli(classes.toString(), "-d", dir.resolve("woven").toString()));
+
+        String errors = err.toString(StandardCharsets.UTF_8);
+        assertTrue(errors.startsWith("app/Plain.class:0: ") && errors.contains("upgrade csp-weaver"), errors);
+    }
+
+    @Test
     void theAgentWeavesThroughTheClassLoadersResources() throws Exception {
         Path classes = SmallProgram.compile(dir, Map.of());
         ClassFileTransformer agent = WeftAgentAccess.transformer(new PrintStream(err, true, StandardCharsets.UTF_8));
