@@ -220,7 +220,7 @@ public final class Fiber extends Continuation {
             try {
                 RUN_WOVEN.invokeExact(process, this);
             } catch (AbstractMethodError | NoSuchMethodError e) {
-                end(Unwoven.explain(e));
+                end(Unwoven.explain(e, process));
                 return;
             } catch (Throwable t) {
                 end(t);
