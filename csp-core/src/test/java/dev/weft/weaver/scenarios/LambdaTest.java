@@ -1,0 +1,233 @@
+package dev.weft.weaver.scenarios;
+
+import static dev.weft.weaver.scenarios.ScenarioHarness.check;
+
+import dev.weft.csp.CSProcess;
+import dev.weft.csp.Fiber;
+import dev.weft.csp.IntProcess;
+import dev.weft.csp.Pausable;
+import dev.weft.csp.Weft;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** Lambdas and method references whose functional interface is pausable. */
+@Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class LambdaTest {
+
+    /** The test's own pausable functional interface. */
+    @FunctionalInterface
+    interface LongOp {
+        @Pausable
+        long apply(long x, Source in);
+    }
+
+    /** A pausable functional interface taking the receiver first (for unbound references). */
+    @FunctionalInterface
+    interface OnCounter {
+        @Pausable
+        int apply(Counter c, Source in);
+    }
+
+    @FunctionalInterface
+    interface Fn<T> {
+        @Pausable
+        T apply(T t, Source in);
+    }
+
+    /** Not pausable: it only builds pausable lambdas. */
+    @FunctionalInterface
+    interface Factory {
+        Scenario<Integer> make(int k);
+    }
+
+    static final class Counter {
+        int count;
+
+        Counter(int count) {
+            this.count = count;
+        }
+
+        @Pausable
+        int readAndAdd(Source in) {
+            count += in.next();
+            return count;
+        }
+    }
+
+    @Pausable
+    static long timesRead(long x, Source in) {
+        return x * in.next();
+    }
+
+    @Pausable
+    static <T> T keep(T t, Source in) {
+        in.next();
+        return t;
+    }
+
+    @Pausable
+    static String spawnedLambda(Source in) {
+        int i = in.next();
+        long l = 1L << 42;
+        double d = 0.5;
+        String s = "cap";
+        long[] out = new long[1];
+        Fiber child = Weft.spawn(() -> out[0] = i + l + (long) (d * in.next()) + s.length());
+        child.join();
+        CSProcess direct = () -> out[0] += in.nextLong();
+        direct.run();
+        return out[0] + s;
+    }
+
+    @Test
+    void csProcessLambdaCapturingLocals() {
+        long expected = 3 + (1L << 42) + (long) (0.5 * 10) + 3 + Source.wide(7);
+        check(new int[] {3, 10, 7}, expected + "cap", LambdaTest::spawnedLambda);
+    }
+
+    @Pausable
+    static String intProcessLambda(Source in) {
+        int[] results = new int[4];
+        int scale = in.next();
+        IntProcess p = i -> results[i] = in.next() * scale + i;
+        for (int k = 0; k < results.length; k++) {
+            p.run(k);
+        }
+        return java.util.Arrays.toString(results);
+    }
+
+    @Test
+    void intProcessLambda() {
+        check(new int[] {10, 1, 2, 3, 4}, "[10, 21, 32, 43]", LambdaTest::intProcessLambda);
+    }
+
+    @Pausable
+    static long ownInterfaceLambdas(Source in) {
+        long big = in.nextLong();
+        double ratio = in.nextDouble();
+        LongOp plus = (x, s) -> x + s.next();
+        LongOp capturing = (x, s) -> x + big + (long) (ratio * s.next());
+        long acc = 1;
+        acc = plus.apply(acc, in);
+        acc = capturing.apply(acc, in);
+        return acc;
+    }
+
+    @Test
+    void ownFunctionalInterfaceLambdaCapturingLongAndDouble() {
+        long expected = 1 + 5 + Source.wide(3) + (long) (Source.fraction(4) * 6);
+        check(new int[] {3, 4, 5, 6}, expected, LambdaTest::ownInterfaceLambdas);
+    }
+
+    static final class WithThis {
+        private long total;
+        private final int factor;
+
+        WithThis(int factor) {
+            this.factor = factor;
+        }
+
+        @Pausable
+        long addRead(long x, Source in) {
+            total += x + in.next();
+            return total;
+        }
+
+        @Pausable
+        String run(Source in) {
+            LongOp viaLambda = (x, s) -> {
+                total += factor;
+                return addRead(x * factor, s);
+            };
+            LongOp viaThisRef = this::addRead;
+            long a = viaLambda.apply(2, in);
+            long b = viaThisRef.apply(100, in);
+            return a + "," + b + "," + total;
+        }
+    }
+
+    @Test
+    void lambdaCapturingThisAndThisMethodReference() {
+        // total: +3 (factor), +6+1 = 10; then +100+2 = 112.
+        check(new int[] {1, 2}, "10,112,112", in -> new WithThis(3).run(in));
+    }
+
+    @Pausable
+    static String methodReferences(Source in) {
+        LongOp staticRef = LambdaTest::timesRead;
+        Counter c = new Counter(10);
+        Scenario<Integer> bound = c::readAndAdd;
+        OnCounter unbound = Counter::readAndAdd;
+        Fn<String> generic = LambdaTest::keep;
+        long a = staticRef.apply(7, in);
+        int b = bound.run(in);
+        int d = unbound.apply(c, in);
+        String e = generic.apply("kept", in);
+        return a + "," + b + "," + d + "," + e + "," + c.count;
+    }
+
+    @Test
+    void staticBoundUnboundAndGenericMethodReferences() {
+        check(new int[] {6, 5, 4, 0}, "42,15,19,kept,19", LambdaTest::methodReferences);
+    }
+
+    @Pausable
+    static int nestedLambdas(Source in) {
+        int base = in.next();
+        Scenario<Integer> outer = s -> {
+            int first = s.next();
+            Scenario<Integer> inner = t -> first * 100 + t.next() + base;
+            return inner.run(s) * 2;
+        };
+        return outer.run(in);
+    }
+
+    @Test
+    void lambdaInsideLambda() {
+        check(new int[] {1, 2, 3}, (2 * 100 + 3 + 1) * 2, LambdaTest::nestedLambdas);
+    }
+
+    @Test
+    void pausableLambdaMadeByPlainLambda() {
+        Factory f = k -> s -> s.next() * k;
+        check(new int[] {7, 8}, 7 * 3 + 8 * 5, in -> f.make(3).run(in) + f.make(5).run(in));
+    }
+
+    static class Base {
+        @Pausable
+        int value(Source in) {
+            return in.next() + 1;
+        }
+    }
+
+    static final class Derived extends Base {
+        @Override
+        @Pausable
+        int value(Source in) {
+            return -1;
+        }
+
+        @Pausable
+        int viaSuperReference(Source in) {
+            Scenario<Integer> up = super::value;
+            return up.run(in) * 10 + value(in);
+        }
+    }
+
+    @Test
+    void superMethodReference() {
+        check(new int[] {4}, (4 + 1) * 10 - 1, in -> new Derived().viaSuperReference(in));
+    }
+
+    @Test
+    void anonymousScenarioClass() {
+        check(new int[] {2, 3}, 6L, new Scenario<Long>() {
+            @Override
+            @Pausable
+            public Long run(Source in) {
+                long a = in.next();
+                return a * in.next();
+            }
+        });
+    }
+}
