@@ -184,11 +184,16 @@ class ControlFlowTest {
     enum Colour { RED, GREEN, BLUE }
 
     @Pausable
+    static Colour readColour(Source in) {
+        return Colour.values()[in.next()];
+    }
+
+    @Pausable
     static String enumSwitch(Source in) {
         String out = "";
         for (int k = 0; k < 3; k++) {
-            Colour c = Colour.values()[in.next()];
-            switch (c) {
+            Colour c;
+            switch (c = readColour(in)) {
                 case RED:
                     out += "r" + in.next();
                     break;
