@@ -4,9 +4,11 @@ import static dev.weft.weaver.scenarios.ScenarioHarness.check;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
 import dev.weft.csp.Channel;
+import dev.weft.csp.ChannelInput;
 import dev.weft.csp.Fiber;
 import dev.weft.csp.One2OneChannel;
 import dev.weft.csp.Pausable;
+import dev.weft.csp.PoisonException;
 import dev.weft.csp.Scheduler;
 import dev.weft.csp.Timer;
 import dev.weft.csp.Weft;
@@ -109,6 +111,33 @@ class FiberApiTest {
             sum = sum * 7 + (in[i] * 3L + (1L << 33));
         }
         check(in, sum, 20, FiberApiTest::pipeline);
+    }
+
+    @Pausable
+    static int waitOnPoisoned(ChannelInput<Integer> ch, long pad) {
+        int v = ch.read();
+        return (int) (v + pad);
+    }
+
+    @Pausable
+    static String poisonWhilePaused(Source in) {
+        One2OneChannel<Integer> ch = Channel.one2one();
+        int k = in.next();
+        Weft.spawn(() -> {
+            Timer.sleep(Duration.ofMillis(1));
+            ch.in().poison();
+        });
+        String tag = "t" + k;
+        try {
+            return "read " + waitOnPoisoned(ch.in(), 1L << 40);
+        } catch (PoisonException e) {
+            return tag + " poisoned " + in.next();
+        }
+    }
+
+    @Test
+    void poisonWakesPausedReaderWithExceptionThroughWovenFrames() {
+        check(new int[] {3, 4}, "t3 poisoned 4", 10, FiberApiTest::poisonWhilePaused);
     }
 
     private static final int MANY = 10_000;

@@ -311,6 +311,27 @@ class OperandStackTest {
     }
 
     @Pausable
+    static String discardedAndWideDuplicates(Source in) {
+        in.nextLong();
+        in.nextDouble();
+        in.nextString();
+        long[] la = new long[2];
+        long lv;
+        la[1] = lv = in.nextLong();
+        double[] da = {0};
+        double dv = da[0] = in.nextDouble();
+        return la[1] + "," + lv + "," + da[0] + "," + dv;
+    }
+
+    @Test
+    void discardedResultsAndWideDuplicates() {
+        long l = Source.wide(4);
+        double d = Source.fraction(5);
+        check(new int[] {1, 2, 3, 4, 5}, l + "," + l + "," + d + "," + d,
+                OperandStackTest::discardedAndWideDuplicates);
+    }
+
+    @Pausable
     static int callsOnResults(Source in) {
         StringBuilder sb = new StringBuilder();
         sb.append(in.next()).append('/').append(in.nextString());
