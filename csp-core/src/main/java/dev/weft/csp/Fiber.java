@@ -188,9 +188,17 @@ public final class Fiber extends Continuation {
 
     /** The fiber bound to the calling plain thread; refused on a carrier, where blocking would stall fibers. */
     public static Fiber forThread() {
+        return forThread(null);
+    }
+
+    /**
+     * As {@link #forThread()}, for woven code that calls {@code pausable} (a method's name) from a method that
+     * is not pausable.
+     */
+    public static Fiber forThread(String pausable) {
         Thread t = Thread.currentThread();
         if (t instanceof Carrier) {
-            throw new IllegalStateException(CarrierMisuse.message());
+            throw new IllegalStateException(CarrierMisuse.message(pausable));
         }
         Fiber f = THREAD_FIBER.get();
         if (f == null) {

@@ -1,0 +1,677 @@
+package dev.weft.weaver;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.Collections;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.Handle;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
+import org.objectweb.asm.AnnotationVisitor;
+import org.objectweb.asm.commons.JSRInlinerAdapter;
+import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.AnnotationNode;
+import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.IincInsnNode;
+import org.objectweb.asm.tree.InsnList;
+import org.objectweb.asm.tree.InsnNode;
+import org.objectweb.asm.tree.InvokeDynamicInsnNode;
+import org.objectweb.asm.tree.LdcInsnNode;
+import org.objectweb.asm.tree.LineNumberNode;
+import org.objectweb.asm.tree.LocalVariableNode;
+import org.objectweb.asm.tree.MethodInsnNode;
+import org.objectweb.asm.tree.MethodNode;
+import org.objectweb.asm.tree.TypeInsnNode;
+import org.objectweb.asm.tree.VarInsnNode;
+import org.objectweb.asm.tree.analysis.AnalyzerException;
+
+/**
+ * Weaves one class: decides which methods are pausable, checks the rules (override agreement, no pause in
+ * constructors, static initialisers, monitors, or non-pausable lambdas of pausable methods), then gives
+ * each pausable method its resumable form and rewrites lambdas of pausable functional interfaces.
+ */
+final class ClassWeaver implements Opcodes {
+    static final String WOVEN_MARKER = "Ldev/weft/Woven;";
+    private static final String FIBER = MethodWeaver.FIBER;
+    private static final String FIBER_DESC = MethodWeaver.FIBER_DESC;
+    private static final String LMF = "java/lang/invoke/LambdaMetafactory";
+
+    private final ClassHierarchy hierarchy;
+    private final byte[] input;
+    private final List<WeaveError> errors = new ArrayList<>();
+    private ClassNode cls;
+    private final Map<String, MethodNode> byKey = new HashMap<>();
+    private final Set<MethodNode> pausable = Collections.newSetFromMap(new IdentityHashMap<>());
+    private final Set<MethodNode> handWoven = Collections.newSetFromMap(new IdentityHashMap<>());
+    private final Set<MethodNode> lambdaBodies = Collections.newSetFromMap(new IdentityHashMap<>());
+    /** Non-pausable lambda bodies: the method that creates them and their interface method, for errors. */
+    private final Map<MethodNode, String[]> plainLambdas = new IdentityHashMap<>();
+    private final List<IndySite> pausableIndys = new ArrayList<>();
+    private int adapters;
+
+    private record IndySite(MethodNode in, InvokeDynamicInsnNode indy) {
+    }
+
+    ClassWeaver(ClassHierarchy hierarchy, byte[] input) {
+        this.hierarchy = hierarchy;
+        this.input = input;
+    }
+
+    ClassHierarchy hierarchy() {
+        return hierarchy;
+    }
+
+    static String wovenDesc(String desc) {
+        int close = desc.indexOf(')');
+        return desc.substring(0, close) + FIBER_DESC + desc.substring(close);
+    }
+
+    static boolean isWoven(byte[] classFile) {
+        return isWoven(new ClassReader(classFile));
+    }
+
+    private static boolean isWoven(ClassReader reader) {
+        boolean[] found = new boolean[1];
+        reader.accept(new ClassVisitor(ASM9) {
+            @Override
+            public AnnotationVisitor visitAnnotation(String desc, boolean visible) {
+                found[0] |= WOVEN_MARKER.equals(desc);
+                return null;
+            }
+        }, ClassReader.SKIP_CODE | ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
+        return found[0];
+    }
+
+    byte[] weave() {
+        ClassReader reader = read();
+        if (isWoven(reader)) {
+            return input;
+        }
+        cls = new ClassNode(ASM9) {
+            @Override
+            public MethodVisitor visitMethod(int access, String name, String desc, String sig, String[] exc) {
+                MethodVisitor mn = super.visitMethod(access, name, desc, sig, exc);
+                return new JSRInlinerAdapter(mn, access, name, desc, sig, exc);
+            }
+        };
+        reader.accept(cls, ClassReader.SKIP_FRAMES);
+        hierarchy.put(ClassHierarchy.read(reader));
+        for (MethodNode m : cls.methods) {
+            byKey.put(m.name + m.desc, m);
+        }
+        findPausable();
+        checkOverrides();
+        boolean threadModeCalls = checkCalls();
+        if (!errors.isEmpty()) {
+            throw new WeaveException(errors);
+        }
+        boolean toWeave = pausable.size() > handWoven.size() || !pausableIndys.isEmpty() || threadModeCalls;
+        if (!toWeave) {
+            return input;
+        }
+        transform();
+        if (!errors.isEmpty()) {
+            throw new WeaveException(errors);
+        }
+        ClassWriter writer = new ClassWriter(ClassWriter.COMPUTE_FRAMES) {
+            @Override
+            protected String getCommonSuperClass(String a, String b) {
+                return hierarchy.commonSuperClass(a, b);
+            }
+        };
+        cls.accept(writer);
+        return writer.toByteArray();
+    }
+
+    private ClassReader read() {
+        int major = input.length >= 8 ? ((input[6] & 0xff) << 8) | (input[7] & 0xff) : -1;
+        try {
+            return new ClassReader(input);
+        } catch (IllegalArgumentException | ArrayIndexOutOfBoundsException e) {
+            String why = String.valueOf(e.getMessage());
+            if (why.contains("Unsupported class file major version")) {
+                throw new WeaveException(new WeaveError("?", 0, "?", "class file version " + major + " (Java "
+                        + (major - 44) + ") is newer than this csp-weaver supports: upgrade csp-weaver"));
+            }
+            throw new WeaveException(new WeaveError("?", 0, "?", "not a valid class file: " + why));
+        }
+    }
+
+    // ------------------------------------------------------------------------- which methods pause
+
+    private static boolean annotatedPausable(MethodNode m) {
+        return hasPausable(m.visibleAnnotations) || hasPausable(m.invisibleAnnotations);
+    }
+
+    private static boolean hasPausable(List<AnnotationNode> annotations) {
+        if (annotations != null) {
+            for (AnnotationNode a : annotations) {
+                if (ClassHierarchy.PAUSABLE.equals(a.desc)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private void findPausable() {
+        for (MethodNode m : cls.methods) {
+            if (annotatedPausable(m)) {
+                pausable.add(m);
+                if (byKey.containsKey(m.name + wovenDesc(m.desc))) {
+                    handWoven.add(m); // the runtime's primitives come with their woven form written by hand
+                }
+            }
+        }
+        for (MethodNode m : cls.methods) {
+            for (AbstractInsnNode insn : m.instructions) {
+                if (insn instanceof InvokeDynamicInsnNode && isLambda((InvokeDynamicInsnNode) insn)) {
+                    classifyLambda(m, (InvokeDynamicInsnNode) insn);
+                }
+            }
+        }
+        for (MethodNode m : cls.methods) {
+            if ((m.access & ACC_BRIDGE) != 0 && callsPausableSibling(m)) {
+                pausable.add(m);
+            }
+        }
+    }
+
+    private static boolean isLambda(InvokeDynamicInsnNode indy) {
+        return indy.bsm.getOwner().equals(LMF) && indy.bsmArgs.length >= 3 && indy.bsmArgs[1] instanceof Handle;
+    }
+
+    private void classifyLambda(MethodNode in, InvokeDynamicInsnNode indy) {
+        String fi = Type.getReturnType(indy.desc).getInternalName();
+        String samDesc = ((Type) indy.bsmArgs[0]).getDescriptor();
+        boolean fiPausable;
+        try {
+            fiPausable = isPausableMethod(fi, indy.name, samDesc);
+        } catch (ClassHierarchy.MissingClassException e) {
+            error(in, indy, Names.method(cls.name, in.name) + " creates a " + Names.simpleClass(fi)
+                    + " but class " + Names.simpleClass(e.className) + " is not on the weave classpath");
+            return;
+        }
+        Handle impl = (Handle) indy.bsmArgs[1];
+        MethodNode body = impl.getOwner().equals(cls.name) ? byKey.get(impl.getName() + impl.getDesc()) : null;
+        boolean isLambdaBody = body != null && (body.access & ACC_SYNTHETIC) != 0 && body.name.startsWith("lambda$");
+        if (fiPausable) {
+            pausableIndys.add(new IndySite(in, indy));
+            if (isLambdaBody) {
+                pausable.add(body);
+                lambdaBodies.add(body);
+            }
+        } else if (isLambdaBody) {
+            plainLambdas.put(body, new String[] {in.name, Names.simpleClass(fi) + "." + indy.name});
+        }
+    }
+
+    private boolean callsPausableSibling(MethodNode bridge) {
+        for (AbstractInsnNode insn : bridge.instructions) {
+            if (insn instanceof MethodInsnNode) {
+                MethodInsnNode c = (MethodInsnNode) insn;
+                MethodNode target = c.owner.equals(cls.name) && c.name.equals(bridge.name) ? byKey.get(c.name + c.desc) : null;
+                if (target != null && target != bridge && pausable.contains(target)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Whether {@code owner.name desc} is a pausable method, as declared or inherited. */
+    private boolean isPausableMethod(String owner, String name, String desc) {
+        if (isJdk(owner) || owner.startsWith("[")) {
+            return false;
+        }
+        if (owner.equals(cls.name)) {
+            MethodNode own = byKey.get(name + desc);
+            if (own != null) {
+                return pausable.contains(own);
+            }
+        }
+        ClassHierarchy.MethodInfo m = hierarchy.resolve(owner, name, desc);
+        if (m != null && m.owner().equals(cls.name)) {
+            MethodNode own = byKey.get(name + desc);
+            return own != null && pausable.contains(own);
+        }
+        return m != null && m.pausable();
+    }
+
+    private static boolean isJdk(String owner) {
+        return owner.startsWith("java/") || owner.startsWith("javax/") || owner.startsWith("jdk/")
+                || owner.startsWith("sun/") || owner.startsWith("com/sun/");
+    }
+
+    /** Whether this call reaches a pausable method (used by {@link MethodWeaver}). */
+    boolean isPausableCall(MethodInsnNode call) {
+        if (call.name.startsWith("<")) {
+            return false;
+        }
+        try {
+            return isPausableMethod(call.owner, call.name, call.desc);
+        } catch (ClassHierarchy.MissingClassException e) {
+            return false; // reported by checkCalls
+        }
+    }
+
+    String calleeName(MethodInsnNode call) {
+        String owner = call.owner;
+        try {
+            ClassHierarchy.MethodInfo m = isJdk(owner) ? null : hierarchy.resolve(owner, call.name, call.desc);
+            if (m != null) {
+                owner = m.owner();
+            }
+        } catch (ClassHierarchy.MissingClassException e) {
+            // keep the call's owner
+        }
+        return Names.method(owner, call.name);
+    }
+
+    // ------------------------------------------------------------------------------------- checks
+
+    private void checkOverrides() {
+        ClassHierarchy.ClassInfo self = hierarchy.get(cls.name);
+        for (MethodNode m : cls.methods) {
+            if ((m.access & (ACC_STATIC | ACC_PRIVATE | ACC_SYNTHETIC | ACC_BRIDGE)) != 0 || m.name.startsWith("<")
+                    || m.desc.contains(FIBER_DESC + ")")) {
+                continue;
+            }
+            List<ClassHierarchy.MethodInfo> overridden = new ArrayList<>();
+            try {
+                hierarchy.collectOverridden(self, m.name, m.desc, overridden);
+            } catch (ClassHierarchy.MissingClassException e) {
+                error(m, null, Names.method(cls.name, m.name) + ": supertype " + Names.simpleClass(e.className)
+                        + " is not on the weave classpath");
+                continue;
+            }
+            boolean mine = pausable.contains(m);
+            for (ClassHierarchy.MethodInfo o : overridden) {
+                if (o.pausable() != mine) {
+                    String other = Names.method(o.owner(), o.name());
+                    error(m, firstLine(m), mine
+                            ? Names.method(cls.name, m.name) + " is @Pausable but overrides " + other
+                              + ", which is not @Pausable"
+                            : Names.method(cls.name, m.name) + " is not @Pausable but overrides pausable " + other);
+                    break;
+                }
+            }
+        }
+    }
+
+    /** Checks every pausable call outside pausable methods; returns whether any is a thread-mode call to rewrite. */
+    private boolean checkCalls() {
+        boolean threadMode = false;
+        String[] enclosing = enclosingPausableMethod();
+        for (MethodNode m : cls.methods) {
+            if (pausable.contains(m)) {
+                if ((m.access & ACC_SYNCHRONIZED) != 0 && !handWoven.contains(m)) {
+                    for (AbstractInsnNode insn : m.instructions) {
+                        if (insn instanceof MethodInsnNode && isPausableCall((MethodInsnNode) insn)
+                                && !isFiberCurrent((MethodInsnNode) insn)) {
+                            error(m, insn, Names.method(cls.name, m.name) + " is synchronized and calls pausable "
+                                    + calleeName((MethodInsnNode) insn) + ": a fiber must not pause while holding"
+                                    + " a monitor");
+                        }
+                    }
+                }
+                checkResolvable(m);
+                continue;
+            }
+            for (AbstractInsnNode insn : m.instructions) {
+                if (!(insn instanceof MethodInsnNode)) {
+                    continue;
+                }
+                MethodInsnNode call = (MethodInsnNode) insn;
+                if (call.name.startsWith("<")) {
+                    continue;
+                }
+                boolean p;
+                try {
+                    p = isPausableMethod(call.owner, call.name, call.desc);
+                } catch (ClassHierarchy.MissingClassException e) {
+                    missing(m, call, e);
+                    continue;
+                }
+                if (!p) {
+                    continue;
+                }
+                String callee = calleeName(call);
+                if (m.name.equals("<init>")) {
+                    error(m, call, "constructor of " + Names.simpleClass(cls.name) + " calls pausable " + callee
+                            + ": a constructor cannot pause; do blocking work in a method");
+                } else if (m.name.equals("<clinit>")) {
+                    error(m, call, "static initializer of " + Names.simpleClass(cls.name) + " calls pausable "
+                            + callee + ": a static initializer cannot pause; do blocking work in a method");
+                } else if (plainLambdas.containsKey(m) && isPausableByName(plainLambdas.get(m)[0])) {
+                    String[] l = plainLambdas.get(m);
+                    error(m, call, "lambda in " + Names.method(cls.name, l[0]) + " calls pausable " + callee
+                            + " but " + l[1] + " is not @Pausable");
+                } else if (enclosing != null && (m.access & ACC_STATIC) == 0) {
+                    error(m, call, kindOfClass() + " in " + enclosing[0] + " calls pausable " + callee + " but "
+                            + implementedName(m) + " is not @Pausable");
+                } else if (isInterfaceAbstract(call)) {
+                    threadMode = true;
+                }
+            }
+        }
+        return threadMode;
+    }
+
+    private static boolean isFiberCurrent(MethodInsnNode call) {
+        return call.owner.equals(FIBER) && call.name.equals("current");
+    }
+
+    private void checkResolvable(MethodNode m) {
+        for (AbstractInsnNode insn : m.instructions) {
+            if (insn instanceof MethodInsnNode && !((MethodInsnNode) insn).name.startsWith("<")) {
+                MethodInsnNode call = (MethodInsnNode) insn;
+                try {
+                    isPausableMethod(call.owner, call.name, call.desc);
+                } catch (ClassHierarchy.MissingClassException e) {
+                    missing(m, call, e);
+                }
+            }
+        }
+    }
+
+    private void missing(MethodNode m, MethodInsnNode call, ClassHierarchy.MissingClassException e) {
+        error(m, call, Names.method(cls.name, m.name) + " calls " + Names.method(call.owner, call.name)
+                + " but class " + e.className.replace('/', '.') + " is not on the weave classpath");
+    }
+
+    private boolean isPausableByName(String methodName) {
+        for (MethodNode m : cls.methods) {
+            if (m.name.equals(methodName) && pausable.contains(m)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** For an anonymous or local class defined in a pausable method: {@code {"Outer.m()"}}, else null. */
+    private String[] enclosingPausableMethod() {
+        if (cls.outerClass == null || cls.outerMethod == null) {
+            return null;
+        }
+        try {
+            ClassHierarchy.ClassInfo outer = hierarchy.get(cls.outerClass);
+            ClassHierarchy.MethodInfo m = outer == null ? null : outer.methods().get(cls.outerMethod + cls.outerMethodDesc);
+            return m != null && m.pausable() ? new String[] {Names.method(cls.outerClass, cls.outerMethod)} : null;
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    private String kindOfClass() {
+        String simple = cls.name.substring(cls.name.lastIndexOf('$') + 1);
+        return !simple.isEmpty() && Character.isDigit(simple.charAt(0)) ? "anonymous class" : "local class " + simple;
+    }
+
+    private String implementedName(MethodNode m) {
+        List<ClassHierarchy.MethodInfo> overridden = new ArrayList<>();
+        try {
+            hierarchy.collectOverridden(hierarchy.get(cls.name), m.name, m.desc, overridden);
+        } catch (RuntimeException e) {
+            // fall back to the method's own name
+        }
+        if (!overridden.isEmpty()) {
+            return Names.simpleClass(overridden.get(0).owner()) + "." + m.name;
+        }
+        return Names.simpleClass(cls.name) + "." + m.name;
+    }
+
+    private boolean isInterfaceAbstract(MethodInsnNode call) {
+        try {
+            ClassHierarchy.MethodInfo m = hierarchy.resolve(call.owner, call.name, call.desc);
+            return m != null && (m.access() & ACC_ABSTRACT) != 0 && hierarchy.isInterface(m.owner());
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    // ---------------------------------------------------------------------------------- transform
+
+    private void transform() {
+        List<MethodNode> original = new ArrayList<>(cls.methods);
+        for (IndySite site : pausableIndys) {
+            rewriteLambda(site);
+        }
+        for (MethodNode m : original) {
+            if (pausable.contains(m) && !handWoven.contains(m)) {
+                weaveMethod(m);
+            } else if (!pausable.contains(m) && !m.name.startsWith("<")) {
+                rewriteThreadModeCalls(m);
+            }
+        }
+        if (cls.invisibleAnnotations == null) {
+            cls.invisibleAnnotations = new ArrayList<>();
+        }
+        AnnotationNode marker = new AnnotationNode(WOVEN_MARKER);
+        marker.values = new ArrayList<>(List.of("abi", Weaver.ABI_VERSION));
+        cls.invisibleAnnotations.add(marker);
+    }
+
+    /**
+     * In a plain method, a call to a pausable interface method goes straight to its woven form with the
+     * thread's own fiber: the implementation may be a lambda, which has only the woven form.
+     */
+    private void rewriteThreadModeCalls(MethodNode m) {
+        for (AbstractInsnNode insn : m.instructions.toArray()) {
+            if (insn instanceof MethodInsnNode) {
+                MethodInsnNode call = (MethodInsnNode) insn;
+                if (isPausableCall(call) && isInterfaceAbstract(call)) {
+                    InsnList fiber = new InsnList();
+                    fiber.add(new LdcInsnNode(calleeName(call)));
+                    fiber.add(new MethodInsnNode(INVOKESTATIC, FIBER, "forThread", "(Ljava/lang/String;)" + FIBER_DESC, false));
+                    m.instructions.insertBefore(call, fiber);
+                    call.desc = wovenDesc(call.desc);
+                }
+            }
+        }
+    }
+
+    private void weaveMethod(MethodNode m) {
+        int fiberSlot = ((m.access & ACC_STATIC) != 0 ? 0 : 1);
+        for (Type t : Type.getArgumentTypes(m.desc)) {
+            fiberSlot += t.getSize();
+        }
+        if (lambdaBodies.contains(m)) {
+            m.desc = wovenDesc(m.desc);
+            m.signature = null;
+            shiftLocals(m, fiberSlot);
+            weaveBody(m, fiberSlot);
+            return;
+        }
+        MethodNode woven = new MethodNode(ASM9, (m.access & ~ACC_VARARGS) | ACC_SYNTHETIC, m.name,
+                wovenDesc(m.desc), null, m.exceptions.toArray(new String[0]));
+        if ((m.access & ACC_ABSTRACT) == 0) {
+            woven.instructions = m.instructions;
+            woven.tryCatchBlocks = m.tryCatchBlocks;
+            woven.localVariables = m.localVariables;
+            woven.maxLocals = m.maxLocals;
+            woven.maxStack = m.maxStack;
+            shiftLocals(woven, fiberSlot);
+            weaveBody(woven, fiberSlot);
+            m.instructions = threadModeBridge(m);
+            m.tryCatchBlocks = new ArrayList<>();
+            m.localVariables = null;
+        }
+        cls.methods.add(cls.methods.indexOf(m) + 1, woven);
+    }
+
+    private void weaveBody(MethodNode m, int fiberSlot) {
+        try {
+            new MethodWeaver(this, cls, m, fiberSlot).weave();
+        } catch (NewHoister.UnsupportedShapeException e) {
+            error(m, firstLine(m), Names.method(cls.name, m.name) + ": " + e.getMessage());
+        } catch (AnalyzerException e) {
+            AbstractInsnNode at = e.node;
+            error(m, at, Names.method(cls.name, m.name) + ": cannot analyse the bytecode: " + e.getMessage());
+        }
+    }
+
+    /** Gives the fiber parameter its slot right after the declared parameters. */
+    private static void shiftLocals(MethodNode m, int fiberSlot) {
+        for (AbstractInsnNode insn : m.instructions) {
+            if (insn instanceof VarInsnNode && ((VarInsnNode) insn).var >= fiberSlot) {
+                ((VarInsnNode) insn).var++;
+            } else if (insn instanceof IincInsnNode && ((IincInsnNode) insn).var >= fiberSlot) {
+                ((IincInsnNode) insn).var++;
+            }
+        }
+        if (m.localVariables != null) {
+            for (LocalVariableNode v : m.localVariables) {
+                if (v.index >= fiberSlot) {
+                    v.index++;
+                }
+            }
+        }
+        m.maxLocals++;
+    }
+
+    /** The original signature's new body: run the woven form with the calling thread's own fiber. */
+    private InsnList threadModeBridge(MethodNode m) {
+        InsnList b = new InsnList();
+        boolean isStatic = (m.access & ACC_STATIC) != 0;
+        int slot = 0;
+        if (!isStatic) {
+            b.add(new VarInsnNode(ALOAD, 0));
+            slot = 1;
+        }
+        for (Type t : Type.getArgumentTypes(m.desc)) {
+            b.add(new VarInsnNode(t.getOpcode(ILOAD), slot));
+            slot += t.getSize();
+        }
+        b.add(new MethodInsnNode(INVOKESTATIC, FIBER, "forThread", "()" + FIBER_DESC, false));
+        boolean itf = (cls.access & ACC_INTERFACE) != 0;
+        int op = isStatic ? INVOKESTATIC : (m.access & ACC_PRIVATE) != 0 ? INVOKESPECIAL : itf ? INVOKEINTERFACE : INVOKEVIRTUAL;
+        b.add(new MethodInsnNode(op, cls.name, m.name, wovenDesc(m.desc), itf));
+        b.add(new InsnNode(Type.getReturnType(m.desc).getOpcode(IRETURN)));
+        return b;
+    }
+
+    /** A lambda of a pausable functional interface implements the woven method of the interface. */
+    private void rewriteLambda(IndySite site) {
+        InvokeDynamicInsnNode indy = site.indy();
+        Object[] args = indy.bsmArgs.clone();
+        Handle impl = (Handle) args[1];
+        args[0] = withFiber((Type) args[0]);
+        args[2] = withFiber((Type) args[2]);
+        args[1] = wovenImpl(impl);
+        if (indy.bsm.getName().equals("altMetafactory") && args.length > 3) {
+            int flags = (Integer) args[3];
+            int i = 4;
+            if ((flags & 2) != 0) { // FLAG_MARKERS
+                i += 1 + (Integer) args[i];
+            }
+            if ((flags & 4) != 0) { // FLAG_BRIDGES
+                int count = (Integer) args[i];
+                for (int j = 0; j < count; j++) {
+                    args[i + 1 + j] = withFiber((Type) args[i + 1 + j]);
+                }
+            }
+        }
+        indy.bsmArgs = args;
+    }
+
+    private static Type withFiber(Type methodType) {
+        return Type.getMethodType(wovenDesc(methodType.getDescriptor()));
+    }
+
+    /** The woven implementation of a lambda or method reference; a plain target gets a woven adapter. */
+    private Handle wovenImpl(Handle impl) {
+        boolean targetPausable;
+        try {
+            targetPausable = impl.getTag() != H_NEWINVOKESPECIAL
+                    && isPausableMethod(impl.getOwner(), impl.getName(), impl.getDesc());
+        } catch (ClassHierarchy.MissingClassException e) {
+            targetPausable = false;
+        }
+        if (targetPausable) {
+            return new Handle(impl.getTag(), impl.getOwner(), impl.getName(), wovenDesc(impl.getDesc()),
+                    impl.isInterface());
+        }
+        return adapter(impl);
+    }
+
+    /** {@code static R weft$adapt$N(receiver?, args..., Fiber)}: calls a plain method reference target. */
+    private Handle adapter(Handle impl) {
+        int tag = impl.getTag();
+        Type implType = Type.getMethodType(impl.getDesc());
+        List<Type> params = new ArrayList<>();
+        boolean hasReceiver = tag == H_INVOKEVIRTUAL || tag == H_INVOKEINTERFACE || tag == H_INVOKESPECIAL;
+        if (hasReceiver) {
+            params.add(Type.getObjectType(impl.getOwner()));
+        }
+        params.addAll(List.of(implType.getArgumentTypes()));
+        Type ret = tag == H_NEWINVOKESPECIAL ? Type.getObjectType(impl.getOwner()) : implType.getReturnType();
+        String desc = Type.getMethodDescriptor(ret, params.toArray(new Type[0]));
+        MethodNode a = new MethodNode(ASM9, ACC_PRIVATE | ACC_STATIC | ACC_SYNTHETIC,
+                "weft$adapt$" + adapters++, wovenDesc(desc), null, null);
+        InsnList b = a.instructions;
+        if (tag == H_NEWINVOKESPECIAL) {
+            b.add(new TypeInsnNode(NEW, impl.getOwner()));
+            b.add(new InsnNode(DUP));
+        }
+        int slot = 0;
+        for (Type p : params) {
+            b.add(new VarInsnNode(p.getOpcode(ILOAD), slot));
+            slot += p.getSize();
+        }
+        int op = switch (tag) {
+            case H_INVOKESTATIC -> INVOKESTATIC;
+            case H_INVOKEINTERFACE -> INVOKEINTERFACE;
+            case H_INVOKESPECIAL, H_NEWINVOKESPECIAL -> INVOKESPECIAL;
+            default -> INVOKEVIRTUAL;
+        };
+        b.add(new MethodInsnNode(op, impl.getOwner(), impl.getName(), impl.getDesc(), impl.isInterface()));
+        b.add(new InsnNode(ret.getOpcode(IRETURN)));
+        a.maxLocals = slot + 1;
+        cls.methods.add(a);
+        boolean itf = (cls.access & ACC_INTERFACE) != 0;
+        return new Handle(H_INVOKESTATIC, cls.name, a.name, a.desc, itf);
+    }
+
+    // --------------------------------------------------------------------------------- reporting
+
+    void error(MethodNode m, AbstractInsnNode at, String message) {
+        errors.add(new WeaveError(sourceFile(), lineOf(at), Names.method(cls.name, m.name), message));
+    }
+
+    private void error(MethodNode m, int line, String message) {
+        errors.add(new WeaveError(sourceFile(), line, Names.method(cls.name, m.name), message));
+    }
+
+    private String sourceFile() {
+        if (cls.sourceFile != null) {
+            return cls.sourceFile;
+        }
+        return cls.name.substring(cls.name.lastIndexOf('/') + 1) + ".class";
+    }
+
+    private static int lineOf(AbstractInsnNode insn) {
+        for (AbstractInsnNode i = insn; i != null; i = i.getPrevious()) {
+            if (i instanceof LineNumberNode) {
+                return ((LineNumberNode) i).line;
+            }
+        }
+        return 0;
+    }
+
+    private static int firstLine(MethodNode m) {
+        for (AbstractInsnNode i : m.instructions) {
+            if (i instanceof LineNumberNode) {
+                return ((LineNumberNode) i).line;
+            }
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,415 @@
+package dev.weft.weaver;
+
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
+import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.FieldInsnNode;
+import org.objectweb.asm.tree.InsnList;
+import org.objectweb.asm.tree.InsnNode;
+import org.objectweb.asm.tree.JumpInsnNode;
+import org.objectweb.asm.tree.LabelNode;
+import org.objectweb.asm.tree.LdcInsnNode;
+import org.objectweb.asm.tree.MethodInsnNode;
+import org.objectweb.asm.tree.MethodNode;
+import org.objectweb.asm.tree.TableSwitchInsnNode;
+import org.objectweb.asm.tree.TypeInsnNode;
+import org.objectweb.asm.tree.VarInsnNode;
+import org.objectweb.asm.tree.analysis.AnalyzerException;
+import org.objectweb.asm.tree.analysis.BasicValue;
+import org.objectweb.asm.tree.analysis.Frame;
+
+/**
+ * Rewrites the body of one pausable method (already given its fiber parameter) into its resumable form.
+ *
+ * <p>Around each pausable call: the fiber is passed as the last argument; after the call the fiber's mode
+ * is checked, and if the callee paused, an out-of-line block saves what this frame needs after the call
+ * (live locals, operand stack values, the call's receiver, the resume point) and returns. A prelude at the
+ * method's entry jumps, when the fiber is resuming, to a dispatcher that restores those values and calls
+ * the callee again. Constants and copies of restored locals are rebuilt rather than saved.
+ */
+final class MethodWeaver implements Opcodes {
+    static final String FIBER = "dev/weft/csp/Fiber";
+    static final String FIBER_DESC = "L" + FIBER + ";";
+    private static final String CONT = "dev/weft/csp/runtime/Continuation";
+    private static final String CONT_DESC = "L" + CONT + ";";
+
+    private final ClassWeaver owner;
+    private final ClassNode cls;
+    private final MethodNode method;
+    private final int fiberSlot;
+    private final boolean isStatic;
+    private int nextTemp;
+
+    MethodWeaver(ClassWeaver owner, ClassNode cls, MethodNode method, int fiberSlot) {
+        this.owner = owner;
+        this.cls = cls;
+        this.method = method;
+        this.fiberSlot = fiberSlot;
+        this.isStatic = (method.access & ACC_STATIC) != 0;
+    }
+
+    /** One pausable call and what must survive it. */
+    private static final class Site {
+        MethodInsnNode call;
+        String originalDesc;
+        int index;
+        Frame<BasicValue> frame;
+        BitSet saved = new BitSet();        // locals saved in the fiber
+        List<Integer> rebuilt = new ArrayList<>(); // locals rebuilt from constants or copies
+        int stackBase;                      // operand stack values below the receiver and arguments
+        boolean hasReceiver;
+        BasicValue receiver;
+        int receiverTemp = -1;              // where the receiver is kept when it is no local's copy
+        LabelNode callLabel = new LabelNode();
+        LabelNode pauseLabel = new LabelNode();
+        LabelNode restoreLabel = new LabelNode();
+    }
+
+    /** Weaves the body; returns false (and leaves it alone) when the method makes no pausable call. */
+    void weave() throws AnalyzerException {
+        replaceIntrinsics();
+        if (findCalls().isEmpty()) {
+            return;
+        }
+        nextTemp = Math.max(method.maxLocals, fiberSlot + 1);
+        MethodFlow flow = new MethodFlow(cls, method, owner.hierarchy());
+        if (new NewHoister(method, flow, findCalls(), this::newTemp).hoist()) {
+            flow = new MethodFlow(cls, method, owner.hierarchy());
+        }
+        List<MethodInsnNode> calls = findCalls();
+        List<Site> sites = new ArrayList<>();
+        for (MethodInsnNode call : calls) {
+            int i = method.instructions.indexOf(call);
+            if (flow.frames[i] == null) {
+                continue; // unreachable code
+            }
+            if (flow.monitorsAt(i) > 0) {
+                owner.error(method, call, Names.method(cls.name, method.name) + " calls pausable "
+                        + owner.calleeName(call) + " inside a synchronized block: a fiber must not pause"
+                        + " while holding a monitor");
+                continue;
+            }
+            sites.add(plan(call, i, flow));
+        }
+        if (sites.isEmpty()) {
+            return;
+        }
+        emit(sites);
+    }
+
+    private int newTemp(int size) {
+        int t = nextTemp;
+        nextTemp += size;
+        method.maxLocals = Math.max(method.maxLocals, nextTemp);
+        return t;
+    }
+
+    /** Calls to {@code Fiber.current()} in woven code are just the fiber parameter. */
+    private void replaceIntrinsics() {
+        for (AbstractInsnNode insn : method.instructions.toArray()) {
+            if (insn instanceof MethodInsnNode) {
+                MethodInsnNode m = (MethodInsnNode) insn;
+                if (m.getOpcode() == INVOKESTATIC && m.owner.equals(FIBER) && m.name.equals("current")
+                        && m.desc.equals("()" + FIBER_DESC)) {
+                    method.instructions.set(m, new VarInsnNode(ALOAD, fiberSlot));
+                }
+            }
+        }
+    }
+
+    private List<MethodInsnNode> findCalls() {
+        List<MethodInsnNode> calls = new ArrayList<>();
+        for (AbstractInsnNode insn : method.instructions) {
+            if (insn instanceof MethodInsnNode && owner.isPausableCall((MethodInsnNode) insn)) {
+                calls.add((MethodInsnNode) insn);
+            }
+        }
+        return calls;
+    }
+
+    private Site plan(MethodInsnNode call, int index, MethodFlow flow) {
+        Site s = new Site();
+        s.call = call;
+        s.originalDesc = call.desc;
+        s.index = index;
+        s.frame = flow.frames[index];
+        Frame<BasicValue> f = s.frame;
+        int args = Type.getArgumentTypes(call.desc).length;
+        s.hasReceiver = call.getOpcode() != INVOKESTATIC;
+        s.stackBase = f.getStackSize() - args - (s.hasReceiver ? 1 : 0);
+        for (int i = 0; i < f.getStackSize(); i++) {
+            if (TypedValue.isUninitialized(f.getStack(i))) {
+                throw new IllegalStateException("uninitialized object on the stack at a pausable call");
+            }
+        }
+        BitSet live = flow.liveAfter(index);
+        if (s.hasReceiver) {
+            s.receiver = f.getStack(s.stackBase);
+            int src = TypedValue.localOf(s.receiver);
+            if (src >= 0 && src != fiberSlot) {
+                live.set(src); // keep the receiver's local, so that the receiver is rebuilt from it
+            }
+        }
+        for (int n = live.nextSetBit(0); n >= 0; n = live.nextSetBit(n + 1)) {
+            if (n >= f.getLocals() || n == fiberSlot || (n == 0 && !isStatic)) {
+                continue; // the fiber is passed in again; 'this' is the receiver of the re-entry
+            }
+            BasicValue v = f.getLocal(n);
+            if (v == null || v.getType() == null) {
+                continue; // unset or second half of a long/double: never read before written
+            }
+            if (TypedValue.constantOf(v) != null) {
+                s.rebuilt.add(n);
+            } else {
+                s.saved.set(n);
+            }
+        }
+        // A copy of a saved local that is no copy itself (or of 'this', or of the fiber) is rebuilt from
+        // it rather than saved twice.
+        for (int n : s.saved.stream().toArray()) {
+            int src = TypedValue.localOf(f.getLocal(n));
+            if (src < 0 || src == n || src >= f.getLocals()) {
+                continue;
+            }
+            int srcOfSrc = TypedValue.localOf(f.getLocal(src));
+            boolean plainSaved = s.saved.get(src) && (srcOfSrc < 0 || srcOfSrc == src);
+            if (plainSaved || src == fiberSlot || (src == 0 && !isStatic)) {
+                s.saved.clear(n);
+                s.rebuilt.add(n);
+            }
+        }
+        if (s.hasReceiver && !isRebuildable(s, s.receiver)) {
+            s.receiverTemp = newTemp(1);
+        }
+        return s;
+    }
+
+    /** Whether local {@code n} holds its value again when the restore block rebuilds the stack. */
+    private boolean isRestoredSource(Site s, int n) {
+        return n >= 0 && (n == fiberSlot || (n == 0 && !isStatic) || s.saved.get(n) || s.rebuilt.contains(n));
+    }
+
+    /** Whether a stack value at the site can be rebuilt on resume without saving it. */
+    private boolean isRebuildable(Site s, BasicValue v) {
+        if (TypedValue.constantOf(v) != null) {
+            return true;
+        }
+        return isRestoredSource(s, TypedValue.localOf(v));
+    }
+
+    // ------------------------------------------------------------------------------------ emission
+
+    private void emit(List<Site> sites) {
+        InsnList tail = new InsnList();
+        LabelNode dispatch = new LabelNode();
+        for (int k = 0; k < sites.size(); k++) {
+            Site s = sites.get(k);
+            rewriteCall(s);
+            tail.add(pauseBlock(s, k));
+        }
+        // Dispatcher: pop the resume point and jump to its restore block.
+        tail.add(dispatch);
+        tail.add(new VarInsnNode(ALOAD, fiberSlot));
+        tail.add(new MethodInsnNode(INVOKEVIRTUAL, CONT, "popInt", "()I", false));
+        LabelNode bad = new LabelNode();
+        LabelNode[] targets = new LabelNode[sites.size()];
+        for (int k = 0; k < targets.length; k++) {
+            targets[k] = sites.get(k).restoreLabel;
+        }
+        tail.add(new TableSwitchInsnNode(0, targets.length - 1, bad, targets));
+        tail.add(bad);
+        tail.add(new TypeInsnNode(NEW, "java/lang/IllegalStateException"));
+        tail.add(new InsnNode(DUP));
+        tail.add(new LdcInsnNode("corrupt fiber state: bad resume point in " + cls.name + "." + method.name));
+        tail.add(new MethodInsnNode(INVOKESPECIAL, "java/lang/IllegalStateException", "<init>",
+                "(Ljava/lang/String;)V", false));
+        tail.add(new InsnNode(ATHROW));
+        for (Site s : sites) {
+            tail.add(restoreBlock(s));
+        }
+        InsnList prelude = new InsnList();
+        prelude.add(new VarInsnNode(ALOAD, fiberSlot));
+        prelude.add(new FieldInsnNode(GETFIELD, CONT, "mode", "I"));
+        prelude.add(new JumpInsnNode(IFLT, dispatch));
+        method.instructions.insert(prelude);
+        method.instructions.add(tail);
+    }
+
+    private void rewriteCall(Site s) {
+        InsnList before = new InsnList();
+        if (s.receiverTemp >= 0) {
+            // Keep the receiver in a temporary: store the arguments, copy the receiver, reload them.
+            Type[] args = Type.getArgumentTypes(s.originalDesc);
+            int[] temps = new int[args.length];
+            for (int a = 0; a < args.length; a++) {
+                temps[a] = newTemp(args[a].getSize());
+            }
+            for (int a = args.length - 1; a >= 0; a--) {
+                before.add(new VarInsnNode(args[a].getOpcode(ISTORE), temps[a]));
+            }
+            before.add(new InsnNode(DUP));
+            before.add(new VarInsnNode(ASTORE, s.receiverTemp));
+            for (int a = 0; a < args.length; a++) {
+                before.add(new VarInsnNode(args[a].getOpcode(ILOAD), temps[a]));
+            }
+        }
+        before.add(s.callLabel);
+        before.add(new VarInsnNode(ALOAD, fiberSlot));
+        method.instructions.insertBefore(s.call, before);
+        s.call.desc = ClassWeaver.wovenDesc(s.call.desc);
+        InsnList after = new InsnList();
+        after.add(new VarInsnNode(ALOAD, fiberSlot));
+        after.add(new FieldInsnNode(GETFIELD, CONT, "mode", "I"));
+        after.add(new JumpInsnNode(IFGT, s.pauseLabel));
+        method.instructions.insert(s.call, after);
+    }
+
+    /** Saves this frame after the callee paused: receiver, stack (top first), locals, resume point. */
+    private InsnList pauseBlock(Site s, int k) {
+        InsnList b = new InsnList();
+        b.add(s.pauseLabel);
+        Type ret = Type.getReturnType(s.originalDesc);
+        if (ret.getSize() > 0) {
+            b.add(new InsnNode(ret.getSize() == 2 ? POP2 : POP));
+        }
+        if (s.receiverTemp >= 0) {
+            b.add(new VarInsnNode(ALOAD, s.receiverTemp));
+            b.add(push(Type.getObjectType("java/lang/Object")));
+        }
+        for (int i = s.stackBase - 1; i >= 0; i--) {
+            BasicValue v = s.frame.getStack(i);
+            if (isRebuildable(s, v)) {
+                b.add(new InsnNode(v.getSize() == 2 ? POP2 : POP));
+            } else {
+                b.add(push(v.getType()));
+            }
+        }
+        for (int n = s.saved.nextSetBit(0); n >= 0; n = s.saved.nextSetBit(n + 1)) {
+            Type t = s.frame.getLocal(n).getType();
+            b.add(new VarInsnNode(t.getOpcode(ILOAD), n));
+            b.add(push(t));
+        }
+        b.add(new LdcInsnNode(k));
+        b.add(push(Type.INT_TYPE));
+        Type r = Type.getReturnType(method.desc);
+        if (r.getSort() != Type.VOID) {
+            b.add(zero(r));
+        }
+        b.add(new InsnNode(r.getOpcode(IRETURN)));
+        return b;
+    }
+
+    /** Restores what {@link #pauseBlock} saved, in reverse, and calls the callee again. */
+    private InsnList restoreBlock(Site s) {
+        InsnList b = new InsnList();
+        b.add(s.restoreLabel);
+        int[] saved = s.saved.stream().toArray();
+        for (int j = saved.length - 1; j >= 0; j--) {
+            int n = saved[j];
+            Type t = s.frame.getLocal(n).getType();
+            b.add(pop(t));
+            b.add(new VarInsnNode(t.getOpcode(ISTORE), n));
+        }
+        for (int n : s.rebuilt) {
+            BasicValue v = s.frame.getLocal(n);
+            b.add(rebuild(v));
+            b.add(new VarInsnNode(v.getType().getOpcode(ISTORE), n));
+        }
+        for (int i = 0; i < s.stackBase; i++) {
+            BasicValue v = s.frame.getStack(i);
+            b.add(isRebuildable(s, v) ? rebuild(v) : pop(v.getType()));
+        }
+        if (s.hasReceiver) {
+            if (s.receiverTemp >= 0) {
+                b.add(pop(receiverType(s)));
+                b.add(new InsnNode(DUP));
+                b.add(new VarInsnNode(ASTORE, s.receiverTemp));
+            } else {
+                b.add(rebuild(s.receiver));
+            }
+        }
+        for (Type a : Type.getArgumentTypes(s.originalDesc)) {
+            b.add(zero(a)); // the callee restores what it needs itself
+        }
+        b.add(new JumpInsnNode(GOTO, s.callLabel));
+        return b;
+    }
+
+    private Type receiverType(Site s) {
+        Type t = s.receiver.getType();
+        if (t == null || t.getInternalName().equals("null")) {
+            return Type.getObjectType(s.call.owner);
+        }
+        return t;
+    }
+
+    private InsnList rebuild(BasicValue v) {
+        InsnList b = new InsnList();
+        Object c = TypedValue.constantOf(v);
+        if (c == TypedValue.NULL) {
+            b.add(new InsnNode(ACONST_NULL));
+        } else if (c != null) {
+            b.add(new LdcInsnNode(c));
+        } else {
+            b.add(new VarInsnNode(v.getType().getOpcode(ILOAD), TypedValue.localOf(v)));
+        }
+        return b;
+    }
+
+    private InsnList push(Type t) {
+        InsnList b = new InsnList();
+        b.add(new VarInsnNode(ALOAD, fiberSlot));
+        String name;
+        String desc;
+        switch (t.getSort()) {
+            case Type.BOOLEAN: case Type.BYTE: case Type.CHAR: case Type.SHORT: case Type.INT:
+                name = "pushInt"; desc = "(I" + CONT_DESC + ")V"; break;
+            case Type.LONG: name = "pushLong"; desc = "(J" + CONT_DESC + ")V"; break;
+            case Type.FLOAT: name = "pushFloat"; desc = "(F" + CONT_DESC + ")V"; break;
+            case Type.DOUBLE: name = "pushDouble"; desc = "(D" + CONT_DESC + ")V"; break;
+            default: name = "pushRef"; desc = "(Ljava/lang/Object;" + CONT_DESC + ")V"; break;
+        }
+        b.add(new MethodInsnNode(INVOKESTATIC, CONT, name, desc, false));
+        return b;
+    }
+
+    private InsnList pop(Type t) {
+        InsnList b = new InsnList();
+        b.add(new VarInsnNode(ALOAD, fiberSlot));
+        switch (t.getSort()) {
+            case Type.BOOLEAN: case Type.BYTE: case Type.CHAR: case Type.SHORT: case Type.INT:
+                b.add(new MethodInsnNode(INVOKEVIRTUAL, CONT, "popInt", "()I", false));
+                break;
+            case Type.LONG:
+                b.add(new MethodInsnNode(INVOKEVIRTUAL, CONT, "popLong", "()J", false));
+                break;
+            case Type.FLOAT:
+                b.add(new MethodInsnNode(INVOKEVIRTUAL, CONT, "popFloat", "()F", false));
+                break;
+            case Type.DOUBLE:
+                b.add(new MethodInsnNode(INVOKEVIRTUAL, CONT, "popDouble", "()D", false));
+                break;
+            default:
+                b.add(new MethodInsnNode(INVOKEVIRTUAL, CONT, "popRef", "()Ljava/lang/Object;", false));
+                if (!t.getDescriptor().equals("Ljava/lang/Object;")) {
+                    b.add(new TypeInsnNode(CHECKCAST, t.getSort() == Type.ARRAY ? t.getDescriptor() : t.getInternalName()));
+                }
+        }
+        return b;
+    }
+
+    private static AbstractInsnNode zero(Type t) {
+        switch (t.getSort()) {
+            case Type.BOOLEAN: case Type.BYTE: case Type.CHAR: case Type.SHORT: case Type.INT:
+                return new InsnNode(ICONST_0);
+            case Type.LONG: return new InsnNode(LCONST_0);
+            case Type.FLOAT: return new InsnNode(FCONST_0);
+            case Type.DOUBLE: return new InsnNode(DCONST_0);
+            default: return new InsnNode(ACONST_NULL);
+        }
+    }
+}
