@@ -36,9 +36,10 @@ final class Feeder implements CSProcess {
         }
     }
 
-    /** Releases a feeder still waiting for a request (the scenario ended early). */
+    /** Releases a feeder still waiting for a request or to deliver a value (the scenario ended early). */
     void stop() {
         requests.in().poison();
+        replies.out().poison();
     }
 
     int served() {

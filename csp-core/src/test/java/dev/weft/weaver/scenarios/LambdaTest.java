@@ -153,22 +153,88 @@ class LambdaTest {
     }
 
     @Pausable
-    static String methodReferences(Source in) {
+    static long staticReference(Source in) {
         LongOp staticRef = LambdaTest::timesRead;
-        Counter c = new Counter(10);
-        Scenario<Integer> bound = c::readAndAdd;
-        OnCounter unbound = Counter::readAndAdd;
-        Fn<String> generic = LambdaTest::keep;
-        long a = staticRef.apply(7, in);
-        int b = bound.run(in);
-        int d = unbound.apply(c, in);
-        String e = generic.apply("kept", in);
-        return a + "," + b + "," + d + "," + e + "," + c.count;
+        return staticRef.apply(7, in);
     }
 
     @Test
-    void staticBoundUnboundAndGenericMethodReferences() {
-        check(new int[] {6, 5, 4, 0}, "42,15,19,kept,19", LambdaTest::methodReferences);
+    void staticMethodReference() {
+        check(new int[] {6}, 42L, LambdaTest::staticReference);
+    }
+
+    @Pausable
+    static String boundReference(Source in) {
+        Counter c = new Counter(10);
+        Scenario<Integer> bound = c::readAndAdd;
+        int b = bound.run(in);
+        return b + "," + c.count;
+    }
+
+    @Test
+    void boundMethodReference() {
+        check(new int[] {5}, "15,15", LambdaTest::boundReference);
+    }
+
+    @Pausable
+    static String unboundReference(Source in) {
+        Counter c = new Counter(10);
+        OnCounter unbound = Counter::readAndAdd;
+        int d = unbound.apply(c, in);
+        return d + "," + c.count;
+    }
+
+    @Test
+    void unboundMethodReferenceTakingTheReceiver() {
+        check(new int[] {4}, "14,14", LambdaTest::unboundReference);
+    }
+
+    @Pausable
+    static String genericReference(Source in) {
+        Fn<String> generic = LambdaTest::keep;
+        return generic.apply("kept", in);
+    }
+
+    @Test
+    void genericMethodReference() {
+        check(new int[] {0}, "kept", LambdaTest::genericReference);
+    }
+
+    @Pausable
+    static long plusRead(long x, Source in) {
+        return x + in.next();
+    }
+
+    @Pausable
+    static String unboxingReference(Source in) {
+        Fn<Long> adapted = LambdaTest::plusRead;
+        Long r = adapted.apply(100L, in);
+        return "r" + r;
+    }
+
+    @Test
+    void methodReferenceThatUnboxesAnArgument() {
+        check(new int[] {5}, "r105", LambdaTest::unboxingReference);
+    }
+
+    static LongOp timesOp(long k) {
+        return (x, s) -> x * k + s.next();
+    }
+
+    @Pausable
+    static long receiverOnlyOnStack(Source in) {
+        LongOp[] ops = {(x, s) -> x + s.next(), LambdaTest::timesRead};
+        long acc = 1;
+        for (int i = 0; i < ops.length; i++) {
+            acc = ops[i].apply(acc, in);
+        }
+        acc = timesOp(3).apply(acc, in);
+        return acc;
+    }
+
+    @Test
+    void lambdaReceiverOnlyOnTheOperandStack() {
+        check(new int[] {4, 6, 7}, (1 + 4) * 6L * 3 + 7, LambdaTest::receiverOnlyOnStack);
     }
 
     @Pausable
