@@ -237,6 +237,100 @@ class LambdaTest {
         check(new int[] {4, 6, 7}, (1 + 4) * 6L * 3 + 7, LambdaTest::receiverOnlyOnStack);
     }
 
+    /** A pausable functional interface with a pausable default method. */
+    @FunctionalInterface
+    interface Twice {
+        @Pausable
+        long once(long x, Source in);
+
+        @Pausable
+        default long twice(long x, Source in) {
+            long first = once(x, in);
+            return once(first, in);
+        }
+    }
+
+    @Test
+    void pausableDefaultMethodOfLambda() {
+        check(new int[] {3, 4}, (10 * 3L) * 4, in -> {
+            Twice t = (x, s) -> x * s.next();
+            return t.twice(10, in);
+        });
+    }
+
+    /** Re-declares the generic method with a concrete type: lambdas need a bridge (altMetafactory). */
+    @FunctionalInterface
+    interface TextFn extends Fn<String> {
+        @Override
+        @Pausable
+        String apply(String t, Source in);
+    }
+
+    @Pausable
+    static String throughGenericSuper(Fn<String> f, Source in) {
+        return f.apply("g", in);
+    }
+
+    @Test
+    void lambdaNeedingABridgeMethod() {
+        check(new int[] {1, 2}, "a1|g2", in -> {
+            TextFn f = (t, s) -> t + s.next();
+            return f.apply("a", in) + "|" + throughGenericSuper(f, in);
+        });
+    }
+
+    @Test
+    void serializableAndIntersectionLambdas() {
+        check(new int[] {5, 6}, 5L + 6 * 2, in -> {
+            LongOp a = (LongOp & java.io.Serializable) (x, s) -> x + s.next();
+            LongOp b = (LongOp & Cloneable) (x, s) -> x + s.next() * 2;
+            long first = a.apply(0, in);
+            return b.apply(first, in);
+        });
+    }
+
+    static final LongOp STATIC_OP = (x, s) -> x - s.next();
+
+    interface WithLambdaInside {
+        @Pausable
+        static long make(Source in) {
+            LongOp op = (x, s) -> x * 10 + s.next();
+            return op.apply(in.next(), in);
+        }
+    }
+
+    static final class MadeInConstructor {
+        final LongOp op;
+        final LongOp field = (x, s) -> x + 1000 + s.next();
+
+        MadeInConstructor(long k) {
+            op = (x, s) -> x * k + s.next();
+        }
+    }
+
+    enum Kind {
+        PLUS((x, s) -> x + s.next()),
+        MINUS((x, s) -> x - s.next());
+
+        final LongOp op;
+
+        Kind(LongOp op) {
+            this.op = op;
+        }
+    }
+
+    @Test
+    void lambdasCreatedInInitializersConstructorsAndInterfaces() {
+        long expected = ((100 - 1 + 2 * 10 + 3) * 3L + 4 + 1000 + 5) + 6 - 7;
+        check(new int[] {1, 2, 3, 4, 5, 6, 7}, expected, in -> {
+            long a = STATIC_OP.apply(100, in);
+            long b = WithLambdaInside.make(in);
+            MadeInConstructor m = new MadeInConstructor(3);
+            long c = m.field.apply(m.op.apply(a + b, in), in);
+            return Kind.MINUS.op.apply(Kind.PLUS.op.apply(c, in), in);
+        });
+    }
+
     @Pausable
     static int nestedLambdas(Source in) {
         int base = in.next();
