@@ -38,12 +38,17 @@ final class Snippets {
 
     /** Compiles {@code sources} (simple class name to source text, package {@code snip}) into {@code out}. */
     static void compile(Path out, Map<String, String> sources) {
+        compile(out, 17, sources);
+    }
+
+    /** As {@link #compile(Path, Map)} for the given {@code --release}. */
+    static void compile(Path out, int release, Map<String, String> sources) {
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         List<JavaFileObject> units = new ArrayList<>();
         sources.forEach((name, text) -> units.add(new Source(name, text)));
         StringWriter diagnostics = new StringWriter();
-        List<String> options = List.of("--release", "17", "-g", "-classpath", coreClasses().toString(), "-d",
-                out.toString());
+        List<String> options = List.of("--release", Integer.toString(release), "-g", "-Xlint:-options",
+                "-classpath", coreClasses().toString(), "-d", out.toString());
         boolean ok = javac.getTask(diagnostics, null, null, options, null, units).call();
         if (!ok) {
             throw new IllegalStateException("snippet does not compile:\n" + diagnostics);
@@ -78,6 +83,46 @@ final class Snippets {
             }
         }
         return errors;
+    }
+
+    /** Weaves every class under {@code out}; returns the woven bytes by binary class name. */
+    static Map<String, byte[]> weaveAll(Path out) {
+        Weaver weaver = weaver(out);
+        Map<String, byte[]> woven = new java.util.HashMap<>();
+        for (Path f : classFiles(out)) {
+            String rel = out.relativize(f).toString().replace(java.io.File.separatorChar, '/');
+            try {
+                woven.put(rel.substring(0, rel.length() - ".class".length()).replace('/', '.'),
+                        weaver.weave(Files.readAllBytes(f)));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return woven;
+    }
+
+    /** The major version of a class file. */
+    static int majorVersion(byte[] classFile) {
+        return ((classFile[6] & 0xFF) << 8) | (classFile[7] & 0xFF);
+    }
+
+    /** Defines classes from (woven) bytes, delegating everything else to the test's loader. */
+    static final class BytesLoader extends ClassLoader {
+        private final Map<String, byte[]> classes;
+
+        BytesLoader(Map<String, byte[]> classes) {
+            super(Snippets.class.getClassLoader());
+            this.classes = classes;
+        }
+
+        @Override
+        protected Class<?> findClass(String name) throws ClassNotFoundException {
+            byte[] b = classes.get(name);
+            if (b == null) {
+                throw new ClassNotFoundException(name);
+            }
+            return defineClass(name, b, 0, b.length);
+        }
     }
 
     /** The 1-based number of the only line of {@code source} containing {@code text}. */

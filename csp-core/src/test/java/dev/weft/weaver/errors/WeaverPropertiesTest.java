@@ -18,7 +18,6 @@ import dev.weft.weaver.Weaver;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -82,13 +81,7 @@ class WeaverPropertiesTest {
     @Test
     void wovenSnippetLoadsAndRunsAsFiberAndOnThread() throws Exception {
         compile(out, Map.of("Doubler", DOUBLER));
-        Map<String, byte[]> woven = new HashMap<>();
-        Weaver weaver = Snippets.weaver(out);
-        for (Path f : Snippets.classFiles(out)) {
-            String name = out.relativize(f).toString().replace(java.io.File.separatorChar, '.').replaceAll("\\.class$", "");
-            woven.put(name, weaver.weave(Files.readAllBytes(f)));
-        }
-        ClassLoader loader = new BytesLoader(getClass().getClassLoader(), woven);
+        ClassLoader loader = new Snippets.BytesLoader(Snippets.weaveAll(out));
         Class<?> doubler = loader.loadClass("snip.Doubler");
 
         // As a fiber.
@@ -127,24 +120,5 @@ class WeaverPropertiesTest {
         q.run();
         feeder.join(5_000);
         assertEquals(List.of(2, 5, 8), fromThread);
-    }
-
-    /** Defines classes from woven bytes, delegating everything else to the test's loader. */
-    private static final class BytesLoader extends ClassLoader {
-        private final Map<String, byte[]> classes;
-
-        BytesLoader(ClassLoader parent, Map<String, byte[]> classes) {
-            super(parent);
-            this.classes = classes;
-        }
-
-        @Override
-        protected Class<?> findClass(String name) throws ClassNotFoundException {
-            byte[] b = classes.get(name);
-            if (b == null) {
-                throw new ClassNotFoundException(name);
-            }
-            return defineClass(name, b, 0, b.length);
-        }
     }
 }
