@@ -295,7 +295,8 @@ class LambdaTest {
         @Pausable
         static long make(Source in) {
             LongOp op = (x, s) -> x * 10 + s.next();
-            return op.apply(in.next(), in);
+            long first = in.next();
+            return op.apply(first, in);
         }
     }
 

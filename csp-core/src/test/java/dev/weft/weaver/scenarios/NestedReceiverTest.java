@@ -92,6 +92,37 @@ class NestedReceiverTest {
         check(new int[] {1, 2, 3}, Source.wide(1) * 1000 + 2 * 10 + 3, DeadArgument::run);
     }
 
+    static final class DeadValueBelowCall {
+        @Pausable
+        static long run(Source in) {
+            long a = in.nextLong();
+            Adder b = new Adder(3);
+            long r = a + b.add(in.next(), in);
+            return r + b.k;
+        }
+    }
+
+    @Test
+    void valueFromDeadLocalBelowPausableCallWithPausableArgument() {
+        check(new int[] {1, 2, 3}, Source.wide(1) + 2 + 3 * 3 + 3, DeadValueBelowCall::run);
+    }
+
+    static final class DeadLocalInstanceArgument {
+        @Pausable
+        static long run(Source in) {
+            Adder b = new Adder(7);
+            long a = in.nextLong();
+            long r = b.add(a + 0, in) + b.add(a, in.next() > 0 ? in : in);
+            return r + b.k;
+        }
+    }
+
+    @Test
+    void argumentFromDeadLocalOfInstanceCallUnderPausableArgument() {
+        long a = Source.wide(1);
+        check(new int[] {1, 2, 3, 4}, (a + 7 * 2) + (a + 7 * 4) + 7, DeadLocalInstanceArgument::run);
+    }
+
     static final class LiveReceiver {
         @Pausable
         static long run(Source in) {
