@@ -1,0 +1,58 @@
+package dev.weft.delivery;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Runs an unwoven program in a child JVM with {@code -javaagent:csp-weaver.jar}, the standalone jar alone. */
+@Timeout(120)
+class AgentEndToEndTest {
+    private static Path agentJar;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void findTheStandaloneJar() {
+        // Surefire runs in the module's directory; the jar is csp-weaver's package output.
+        Path jar = Path.of("..", "csp-weaver", "target", "csp-weaver-0.1.0-SNAPSHOT.jar").toAbsolutePath().normalize();
+        if (!Files.isRegularFile(jar)) {
+            fail("the standalone weaver jar " + jar + " is missing: package csp-weaver first "
+                    + "(mvn package -pl csp-weaver, or mvn verify from the root)");
+        }
+        agentJar = jar;
+    }
+
+    private ChildJvm.Result runWithAgent(Path classes, String mainClass) throws Exception {
+        return ChildJvm.run(dir, Duration.ofSeconds(60), List.of("-javaagent:" + agentJar,
+                "-cp", classes + File.pathSeparator + DemoPrograms.coreClasses(), mainClass));
+    }
+
+    @Test
+    void theAgentWeavesTheProgramAsItLoads() throws Exception {
+        ChildJvm.Result r = runWithAgent(DemoPrograms.compile(dir, "Sum", DemoPrograms.SUM), "demo.Sum");
+        assertEquals(0, r.exitCode(), r.toString());
+        assertEquals(DemoPrograms.SUM_OUTPUT, r.lines(), r.toString());
+        assertFalse(r.stderr().contains("weft agent:"), r.toString());
+    }
+
+    @Test
+    void weaveErrorsArePrintedAndTheJvmGoesOn() throws Exception {
+        ChildJvm.Result r = runWithAgent(DemoPrograms.compile(dir, "Bad", DemoPrograms.BAD), "demo.Bad");
+        assertEquals(0, r.exitCode(), r.toString());
+        assertEquals(List.of("loaded Bad"), r.lines(), r.toString());
+        assertTrue(r.stderr().lines().anyMatch(
+                l -> l.startsWith("weft agent: demo/Bad.java:" + DemoPrograms.BAD_LINE + ": ")), r.toString());
+    }
+}

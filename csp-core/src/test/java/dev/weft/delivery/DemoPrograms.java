@@ -1,0 +1,114 @@
+package dev.weft.delivery;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.weft.csp.Channel;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import javax.tools.JavaCompiler;
+import javax.tools.ToolProvider;
+
+/** Small Weft programs compiled at test time, unwoven, against csp-core's classes. */
+final class DemoPrograms {
+    /** Two fibers: one writes 1..1000 over a channel, the other sums them in a pausable helper and prints the sum. */
+    static final String SUM = """
+            package demo;
+
+            import dev.weft.csp.Channel;
+            import dev.weft.csp.ChannelInput;
+            import dev.weft.csp.One2OneChannel;
+            import dev.weft.csp.Pausable;
+            import dev.weft.csp.Scheduler;
+            import dev.weft.csp.Weft;
+
+            public final class Sum {
+                public static void main(String[] args) {
+                    try (Scheduler scheduler = Scheduler.singleThreaded()) {
+                        Weft.run(scheduler, () -> {
+                            One2OneChannel<Integer> numbers = Channel.one2one();
+                            Weft.spawn(() -> {
+                                for (int i = 1; i <= 1000; i++) {
+                                    numbers.out().write(i);
+                                }
+                            });
+                            Weft.spawn(() -> System.out.println("sum=" + sum(numbers.in(), 1000)));
+                        });
+                    }
+                    System.out.println("done");
+                }
+
+                @Pausable
+                static long sum(ChannelInput<Integer> in, int count) {
+                    long total = 0;
+                    for (int i = 0; i < count; i++) {
+                        total += in.read();
+                    }
+                    return total;
+                }
+            }
+            """;
+
+    /** What {@link #SUM} prints when it runs woven. */
+    static final List<String> SUM_OUTPUT = List.of("sum=500500", "done");
+
+    /** A class the weaver must refuse (a pause while holding a monitor), loaded by a main that then goes on. */
+    static final String BAD = """
+            package demo;
+
+            import dev.weft.csp.ChannelInput;
+            import dev.weft.csp.Pausable;
+
+            public final class Bad {
+                private final Object lock = new Object();
+
+                @Pausable
+                int readLocked(ChannelInput<Integer> in) {
+                    synchronized (lock) {
+                        return in.read();
+                    }
+                }
+
+                public static void main(String[] args) {
+                    System.out.println("loaded " + new Bad().getClass().getSimpleName());
+                }
+            }
+            """;
+
+    /** The line of {@code in.read()} in {@link #BAD}. */
+    static final int BAD_LINE = 12;
+
+    private DemoPrograms() {
+    }
+
+    /** csp-core's own (woven) classes: the runtime the programs compile and run against. */
+    static Path coreClasses() {
+        try {
+            return Path.of(Channel.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Compiles {@code source}, the class {@code demo.<simpleName>}, into {@code dir}/classes; returns that directory. */
+    static Path compile(Path dir, String simpleName, String source) throws IOException {
+        Path src = dir.resolve("src/demo/" + simpleName + ".java");
+        Files.createDirectories(src.getParent());
+        Files.writeString(src, source);
+        Path classes = Files.createDirectories(dir.resolve("classes"));
+        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+        if (javac == null) {
+            fail("these tests need a JDK (javax.tools finds no compiler)");
+        }
+        StringWriter messages = new StringWriter();
+        boolean ok = javac.getTask(messages, null, null,
+                List.of("--release", "17", "-g", "-cp", coreClasses().toString(), "-d", classes.toString()),
+                null, javac.getStandardFileManager(null, null, null).getJavaFileObjects(src.toFile())).call();
+        assertTrue(ok, "demo program does not compile:\n" + messages);
+        return classes;
+    }
+}

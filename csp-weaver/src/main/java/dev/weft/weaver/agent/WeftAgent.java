@@ -1,0 +1,91 @@
+package dev.weft.weaver.agent;
+
+import dev.weft.weaver.tool.ClassTransform;
+import java.io.PrintStream;
+import java.lang.instrument.ClassFileTransformer;
+import java.lang.instrument.Instrumentation;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
+import net.bytebuddy.ByteBuddy;
+import net.bytebuddy.agent.builder.AgentBuilder;
+import net.bytebuddy.dynamic.scaffold.MethodGraph;
+import net.bytebuddy.dynamic.scaffold.TypeValidation;
+import net.bytebuddy.matcher.ElementMatchers;
+import net.bytebuddy.utility.JavaModule;
+
+/**
+ * The java agent: {@code java -javaagent:csp-weaver.jar ...} weaves {@code @Pausable} code as classes load.
+ *
+ * <p>How it is built, and why. The engine works on whole class files, so Byte Buddy's {@link AgentBuilder}
+ * does not transform anything itself: it is used in frozen mode ({@code disableClassFormatChanges}: no
+ * member, initializer or helper class of its own), which keeps it compatible with other agents such as
+ * JaCoCo, and supplies the circularity lock and error listener. {@link WeavingTypeStrategy} takes the class
+ * file exactly as the JVM handed it to the transformer (the first source of Byte Buddy's class file locator),
+ * runs the engine, and {@link ReplayWovenClass} replays the woven bytes into Byte Buddy's class writer in
+ * place of its copy. Around it, {@link WovenOnly} skips the classes that never need weaving
+ * ({@link AgentFilter}: JDK, Byte Buddy, the weaver; and classes already woven) and answers null for every
+ * class the engine left unchanged, so those reach the JVM untouched. The transformer is registered without
+ * retransformation: weaving adds methods, which the JVM forbids for loaded classes, so with
+ * {@link #agentmain} only classes loaded after the attach are woven.
+ *
+ * <p>One engine per class loader ({@link WeaverCache}) resolves callees through that loader's resources.
+ * Weave errors are printed to standard error, prefixed {@code weft agent:}, and the class is loaded
+ * unwoven; the JVM goes on.
+ */
+public final class WeftAgent {
+    private static final AtomicBoolean INSTALLED = new AtomicBoolean();
+
+    private WeftAgent() {
+    }
+
+    /** Entry point for {@code -javaagent:csp-weaver.jar}; {@code args} are ignored. */
+    public static void premain(String args, Instrumentation inst) {
+        install(inst);
+    }
+
+    /** Entry point when attached to a running JVM: weaves the classes loaded from then on. */
+    public static void agentmain(String args, Instrumentation inst) {
+        install(inst);
+    }
+
+    private static void install(Instrumentation inst) {
+        // Installing twice (-javaagent given twice, or attached again) would weave nothing twice, but waste work.
+        if (INSTALLED.compareAndSet(false, true)) {
+            quietByteBuddy();
+            inst.addTransformer(transformer(new WeaverCache(), System.err), false);
+        }
+    }
+
+    // Byte Buddy probes sun.misc.Unsafe as it initialises (for class injection), which JDK 24+ reports on
+    // standard error of every program run with the agent. This agent injects no class, so it needs none of
+    // it. In csp-weaver.jar the property name is relocated with Byte Buddy, so only the shaded copy sees it.
+    private static void quietByteBuddy() {
+        if (System.getProperty("net.bytebuddy.safe") == null) {
+            System.setProperty("net.bytebuddy.safe", "true");
+        }
+    }
+
+    /** The agent's transformer, weaving through {@code transforms} (one per class loader). */
+    static ClassFileTransformer transformer(Function<ClassLoader, ClassTransform> transforms, PrintStream err) {
+        AgentReporter reporter = new AgentReporter(err);
+        ClassFileTransformer byteBuddy = new AgentBuilder.Default(new ByteBuddy()
+                        .with(TypeValidation.DISABLED)
+                        .with(MethodGraph.Compiler.ForDeclaredMethods.INSTANCE))
+                .disableClassFormatChanges()
+                .with(new WeavingTypeStrategy(transforms, reporter)) // after disableClassFormatChanges, which sets its own
+                .with(AgentBuilder.RedefinitionStrategy.DISABLED)
+                .with(AgentBuilder.DescriptionStrategy.Default.POOL_ONLY) // describe from bytes, never load a class
+                .with(new AgentBuilder.Listener.Adapter() {
+                    @Override
+                    public void onError(String typeName, ClassLoader loader, JavaModule module, boolean loaded,
+                            Throwable throwable) {
+                        reporter.failure(typeName, throwable);
+                    }
+                })
+                .ignore(new AgentFilter())
+                .type(ElementMatchers.any())
+                .transform((builder, type, loader, module, domain) -> builder)
+                .makeRaw();
+        return new WovenOnly(byteBuddy, transforms);
+    }
+}

@@ -1,0 +1,99 @@
+package dev.weft.weaver.cli;
+
+import dev.weft.weaver.ClassFinder;
+import dev.weft.weaver.WeaveError;
+import dev.weft.weaver.Weaver;
+import dev.weft.weaver.tool.ClassPath;
+import dev.weft.weaver.tool.ClassTransform;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * The weaver's command line: {@code java -jar csp-weaver.jar [-cp PATH] IN... -d OUT}.
+ *
+ * <p>IN are class directories or jars; {@code -cp} names the libraries they call, as javac's does. OUT
+ * receives every class of IN, woven or copied unchanged, and every other file, so that OUT alone replaces
+ * IN (jar entries become files under OUT). The engine sees the classes of all INs first, then {@code -cp},
+ * then the JDK.
+ *
+ * <p>Exit status: 0 on success, with a one-line summary on standard output; 1 if weaving found errors,
+ * printed one per line to standard error as {@code com/acme/Foo.java:42: message}; 2 for bad arguments,
+ * with the usage.
+ */
+public final class WeaveCli {
+    /** Success. */
+    public static final int OK = 0;
+    /** Weaving found errors, or an input could not be read or the output written. */
+    public static final int FAILED = 1;
+    /** The arguments are wrong. */
+    public static final int USAGE = 2;
+
+    private WeaveCli() {
+    }
+
+    /** Runs the command line and exits the JVM with its status. */
+    public static void main(String[] args) {
+        System.exit(run(args, System.out, System.err));
+    }
+
+    /**
+     * Runs the command line without exiting: for tests and for tools that embed the weaver.
+     *
+     * @return the exit status: {@link #OK}, {@link #FAILED} or {@link #USAGE}
+     */
+    public static int run(String[] args, PrintStream out, PrintStream err) {
+        return run(args, out, err, classpath -> ClassTransform.of(new Weaver(classpath)));
+    }
+
+    static int run(String[] args, PrintStream out, PrintStream err, Function<ClassFinder, ClassTransform> engine) {
+        CliArguments a;
+        try {
+            a = CliArguments.parse(args);
+        } catch (UsageException e) {
+            err.println("weft: " + e.getMessage());
+            err.println(CliArguments.USAGE);
+            return USAGE;
+        }
+        if (a.help()) {
+            out.println(CliArguments.USAGE);
+            return OK;
+        }
+        List<Path> visible = new ArrayList<>(a.inputs());
+        visible.addAll(a.classpath());
+        WeaveCommand.Summary s;
+        try (ClassPath cp = ClassPath.open(visible)) {
+            s = new WeaveCommand(engine.apply(cp), err).run(a.inputs(), a.output());
+        } catch (IOException | UncheckedIOException | IllegalStateException e) {
+            err.println("weft: " + e.getMessage());
+            return FAILED;
+        }
+        if (!s.errors().isEmpty()) {
+            for (WeaveError e : s.errors()) {
+                err.println(e);
+            }
+            err.println("weft: " + count(s.errors().size(), "error") + ", nothing written for the classes that have them");
+            return FAILED;
+        }
+        out.println(summary(s, a.output()));
+        return OK;
+    }
+
+    private static String summary(WeaveCommand.Summary s, Path output) {
+        StringBuilder b = new StringBuilder("weft: ")
+                .append(count(s.classes(), "class")).append(", ").append(s.woven()).append(" woven");
+        if (s.alreadyWoven() > 0) {
+            b.append(" (").append(s.alreadyWoven()).append(" already woven)");
+        }
+        return b.append(", ").append(count(s.otherFiles(), "other file")).append(" -> ").append(output).toString();
+    }
+
+    private static String count(int n, String noun) {
+        String plural = noun.endsWith("s") ? noun + "es" : noun + "s";
+        return n + " " + (n == 1 ? noun : plural);
+    }
+}

@@ -1,0 +1,36 @@
+package dev.weft.weaver.tool;
+
+import dev.weft.weaver.WeaveException;
+import dev.weft.weaver.Weaver;
+
+/**
+ * What the command line, the Maven goal and the agent need from the engine: one class file in, the woven
+ * class file (or the same array) out. An interface so that the file handling around it can be tested
+ * without the engine.
+ */
+public interface ClassTransform {
+    /** Whether {@code classFile} is woven already, so that it can be skipped without weaving. */
+    boolean isWoven(byte[] classFile);
+
+    /**
+     * The woven form of {@code classFile}, or the very same array if nothing needs weaving.
+     *
+     * @throws WeaveException listing every error found in the class
+     */
+    byte[] weave(byte[] classFile);
+
+    /** The engine itself. */
+    static ClassTransform of(Weaver weaver) {
+        return new ClassTransform() {
+            @Override
+            public boolean isWoven(byte[] classFile) {
+                return Weaver.isWoven(classFile);
+            }
+
+            @Override
+            public byte[] weave(byte[] classFile) {
+                return weaver.weave(classFile);
+            }
+        };
+    }
+}
