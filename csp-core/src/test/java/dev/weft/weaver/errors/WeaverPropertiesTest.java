@@ -65,6 +65,40 @@ class WeaverPropertiesTest {
         assertSame(plain, Snippets.weaver(out).weave(plain));
     }
 
+    /** Thread-mode calls from plain code: under a monitor, and in a plain lambda, are not weave errors. */
+    @Test
+    void plainCodeMayCallPausableMethodsInThreadMode() throws Exception {
+        compile(out, Map.of("Legacy", "package snip;\n"
+                + "import dev.weft.csp.*;\n"
+                + "import java.util.function.IntSupplier;\n"
+                + "public class Legacy {\n"
+                + "    public synchronized int locked(ChannelInput<Integer> in) {\n"
+                + "        return in.read() * 2;\n"
+                + "    }\n"
+                + "    public int viaLambda(ChannelInput<Integer> in) {\n"
+                + "        IntSupplier s = () -> in.read() + 1;\n"
+                + "        synchronized (this) {\n"
+                + "            return s.getAsInt();\n"
+                + "        }\n"
+                + "    }\n"
+                + "}\n"));
+        Class<?> legacy = new Snippets.BytesLoader(Snippets.weaveAll(out)).loadClass("snip.Legacy");
+        Object o = legacy.getConstructor().newInstance();
+        One2OneChannel<Integer> ch = Channel.one2one();
+        Thread writer = new Thread(new Runnable() {
+            @Override
+            public void run() {
+                ch.out().write(20);
+                ch.out().write(30);
+            }
+        });
+        writer.setDaemon(true);
+        writer.start();
+        assertEquals(40, legacy.getMethod("locked", ChannelInput.class).invoke(o, ch.in()));
+        assertEquals(31, legacy.getMethod("viaLambda", ChannelInput.class).invoke(o, ch.in()));
+        writer.join(5_000);
+    }
+
     @Test
     void weavingIsIdempotent() throws Exception {
         compile(out, Map.of("Doubler", DOUBLER));

@@ -332,6 +332,25 @@ class ControlFlowTest {
     }
 
     @Pausable
+    static boolean positive(Source in) {
+        return in.next() > 0;
+    }
+
+    @Pausable
+    static int assertWithPausableCondition(Source in) {
+        int before = 7;
+        assert positive(in) : "not positive";
+        return before * in.next();
+    }
+
+    @Test
+    void assertStatementWithPausableCondition() {
+        boolean enabled = ControlFlowTest.class.desiredAssertionStatus();
+        int[] in = enabled ? new int[] {1, 6} : new int[] {6};
+        check(in, 42, ControlFlowTest::assertWithPausableCondition);
+    }
+
+    @Pausable
     static String forEachLoops(Source in) {
         long sum = 0;
         for (String s : List.of("a", "bb", "ccc")) {

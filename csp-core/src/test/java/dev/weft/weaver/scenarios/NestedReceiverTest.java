@@ -123,6 +123,40 @@ class NestedReceiverTest {
         check(new int[] {1, 2, 3, 4}, (a + 7 * 2) + (a + 7 * 4) + 7, DeadLocalInstanceArgument::run);
     }
 
+    static final class ThisAsLastReceiver {
+        private final int k;
+        private final LongOp op = (x, s) -> x - s.next();
+
+        ThisAsLastReceiver(int k) {
+            this.k = k;
+        }
+
+        @Pausable
+        long scaled(long x, Source in) {
+            return x * k + in.next();
+        }
+
+        @Pausable
+        long viaThis(Source in) {
+            return scaled(in.next(), in);
+        }
+
+        @Pausable
+        long viaField(Source in) {
+            return op.apply(in.next(), in);
+        }
+    }
+
+    @Test
+    void thisAsReceiverForTheLastTimeUnderPausableArgument() {
+        check(new int[] {2, 3}, 2 * 5L + 3, in -> new ThisAsLastReceiver(5).viaThis(in));
+    }
+
+    @Test
+    void fieldAsReceiverUnderPausableArgument() {
+        check(new int[] {9, 4}, 5L, in -> new ThisAsLastReceiver(5).viaField(in));
+    }
+
     static final class LiveReceiver {
         @Pausable
         static long run(Source in) {

@@ -80,10 +80,28 @@ public final class ScenarioHarness {
     /** Runs {@code scenario} once as a fiber of {@code s}, fed by a spawned fiber. */
     public static <T> T inFiber(Scheduler s, int[] inputs, Scenario<T> scenario) {
         Feeder feeder = new Feeder(inputs);
-        Main<T> main = new Main<>(feeder, scenario);
+        Main<T> main = new Main<>(feeder, scenario, true);
         Weft.run(s, main);
         assertEquals(inputs.length, feeder.served(), "inputs taken by the scenario");
         return main.result;
+    }
+
+    /** Runs {@code scenario} once as a fiber of {@code s}, fed by a plain thread (fibers talking to threads). */
+    public static <T> T inFiberFedByThread(Scheduler s, int[] inputs, Scenario<T> scenario) {
+        return timed(Mode.MULTI, () -> {
+            Feeder feeder = new Feeder(inputs);
+            Thread t = new Feeder.OnThread(feeder);
+            Main<T> main = new Main<>(feeder, scenario, false);
+            t.start();
+            try {
+                Weft.run(s, main);
+            } finally {
+                t.join(THREAD_LIMIT.toMillis());
+            }
+            assertFalse(t.isAlive(), "the feeder thread did not end");
+            assertEquals(inputs.length, feeder.served(), "inputs taken by the scenario");
+            return main.result;
+        });
     }
 
     // ------------------------------------------------------------------------------------------ modes
@@ -179,18 +197,22 @@ public final class ScenarioHarness {
     private static final class Main<T> implements CSProcess {
         private final Feeder feeder;
         private final Scenario<T> scenario;
+        private final boolean spawnFeeder;
         T result;
 
-        Main(Feeder feeder, Scenario<T> scenario) {
+        Main(Feeder feeder, Scenario<T> scenario, boolean spawnFeeder) {
             this.feeder = feeder;
             this.scenario = scenario;
+            this.spawnFeeder = spawnFeeder;
         }
 
         @Override
         @Pausable
         public void run() {
             Source source = feeder.source();
-            Weft.spawn(feeder);
+            if (spawnFeeder) {
+                Weft.spawn(feeder);
+            }
             try {
                 T r = scenario.run(source);
                 result = r;
