@@ -1,46 +1,57 @@
 package dev.weft.bench;
 
-import dev.weft.csp.Scheduler;
+import dev.weft.bench.kilim.KilimWorkloads;
+import dev.weft.bench.peers.Jcsp;
 import dev.weft.samples.CommsTime;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
-/** CommsTime on the single-threaded scheduler; the score is nanoseconds per communication. */
-@State(Scope.Benchmark)
+/**
+ * CommsTime (prefix, delta, successor, consumer) on every peer; the score is nanoseconds per communication.
+ * Weft, Kilim and virtual threads get one carrier thread.
+ */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 5, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(2)
+@Warmup(iterations = 2, time = 1)
+@Measurement(iterations = 3, time = 1)
+@Fork(1)
 public class CommsTimeBench {
-    private static final int CYCLES = 100_000;
-    private Scheduler scheduler;
+    static final int CYCLES = 20_000;
 
-    @Setup(Level.Trial)
-    public void start() {
-        scheduler = Scheduler.singleThreaded();
-    }
-
-    @TearDown(Level.Trial)
-    public void stop() {
-        scheduler.close();
+    @Benchmark
+    @OperationsPerInvocation(4 * CYCLES)
+    public double weft(Peers p) {
+        return CommsTime.run(p.weft, CYCLES);
     }
 
     @Benchmark
     @OperationsPerInvocation(4 * CYCLES)
-    public double commsTimeOneWorker() {
-        return CommsTime.run(scheduler, CYCLES);
+    public void jcsp() {
+        Jcsp.commsTime(CYCLES);
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(4 * CYCLES)
+    public void kilim(Peers p) {
+        KilimWorkloads.commsTime(p.kilim, CYCLES);
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(4 * CYCLES)
+    public void threads(Peers p) {
+        p.threads.commsTime(CYCLES);
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(4 * CYCLES)
+    public void virtualThreads(Peers p) {
+        p.virtualThreads.commsTime(CYCLES);
     }
 }
