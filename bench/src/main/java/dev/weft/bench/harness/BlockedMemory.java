@@ -15,7 +15,7 @@ import kilim.Task;
  * and compares the heap in use (after full collections) before and after. Run in a fresh JVM with a fixed heap,
  * one peer per JVM:
  *
- * <pre>java -Xms3g -Xmx3g -XX:+UseSerialGC -cp bench/target/benchmarks.jar dev.weft.bench.harness.BlockedMemory PEER COUNT</pre>
+ * <pre>java -Xms3g -Xmx3g -XX:+UseSerialGC -cp bench/target/benchmarks.jar dev.weft.bench.harness.BlockedMemory PEER COUNT [with|alone]</pre>
  *
  * <p>PEER is weft, kilim, jcsp, threads or virtualThreads. Two figures per peer: the process with its channel
  * (channels made after the baseline), and the process alone (channels made before it). Arrays holding the
@@ -26,11 +26,17 @@ public final class BlockedMemory {
     private BlockedMemory() {
     }
 
-    /** Measures one peer: {@code args[0]} the peer, {@code args[1]} how many processes. */
+    /**
+     * Measures one peer: {@code args[0]} the peer, {@code args[1]} how many processes, {@code args[2]}
+     * (optional) {@code with} or {@code alone} for one of the two figures (each is cleanest in a JVM of its
+     * own; run.sh does that), both if absent.
+     */
     public static void main(String[] args) throws Exception {
         String peer = args[0];
         int count = Integer.parseInt(args[1]);
-        for (boolean withChannel : new boolean[] {true, false}) {
+        boolean[] variants = args.length < 3 ? new boolean[] {true, false}
+                : new boolean[] {args[2].equals("with")};
+        for (boolean withChannel : variants) {
             long[] m = measure(peer, count, withChannel);
             String key = (withChannel ? "blocked." : "blockedAlone.") + peer;
             Measure.result(key, String.format("%.0f", (double) (m[1] - m[0]) / count));

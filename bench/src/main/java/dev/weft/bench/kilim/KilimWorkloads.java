@@ -216,51 +216,63 @@ public final class KilimWorkloads {
 
     // ------------------------------------------------------------------------------------- mandelbrot farm
 
-    /** Mandelbrot farm with {@code workers} worker tasks; returns the image's rows. */
+    /**
+     * Mandelbrot farm with {@code workers} worker tasks; returns the image's rows. A Kilim mailbox has a single
+     * consumer, so the workers cannot share one job mailbox: each asks the farmer for work over a shared request
+     * mailbox (many producers, one consumer) and gets its row on a mailbox of its own.
+     */
     public static int[][] mandelbrot(Scheduler s, int workers, int width, int height, int maxIter) {
-        Mailbox<Integer> jobs = channel();
+        Mailbox<Integer> requests = channel();
+        @SuppressWarnings("unchecked")
+        Mailbox<Integer>[] jobs = new Mailbox[workers];
         Mailbox<Object[]> results = channel();
         int[][] image = new int[height][];
         Task<?>[] tasks = new Task<?>[workers + 2];
-        tasks[0] = new Farmer(jobs, height, workers);
+        tasks[0] = new Farmer(requests, jobs, height);
         tasks[1] = new Harvester(results, image);
         for (int w = 0; w < workers; w++) {
-            tasks[w + 2] = new FarmWorker(jobs, results, width, height, maxIter);
+            jobs[w] = channel();
+            tasks[w + 2] = new FarmWorker(w, requests, jobs[w], results, width, height, maxIter);
         }
         par(s, tasks);
         return image;
     }
 
     static final class Farmer extends Task<Object> {
-        private final Mailbox<Integer> jobs;
+        private final Mailbox<Integer> requests;
+        private final Mailbox<Integer>[] jobs;
         private final int height;
-        private final int workers;
 
-        Farmer(Mailbox<Integer> jobs, int height, int workers) {
+        Farmer(Mailbox<Integer> requests, Mailbox<Integer>[] jobs, int height) {
+            this.requests = requests;
             this.jobs = jobs;
             this.height = height;
-            this.workers = workers;
         }
 
         @Override
         public void execute() throws Pausable {
             for (int y = 0; y < height; y++) {
-                jobs.put(y);
+                jobs[requests.get()].put(y);
             }
-            for (int w = 0; w < workers; w++) {
-                jobs.put(-1);
+            for (int w = 0; w < jobs.length; w++) {
+                jobs[requests.get()].put(-1);
             }
         }
     }
 
     static final class FarmWorker extends Task<Object> {
+        private final Integer me;
+        private final Mailbox<Integer> requests;
         private final Mailbox<Integer> jobs;
         private final Mailbox<Object[]> results;
         private final int width;
         private final int height;
         private final int maxIter;
 
-        FarmWorker(Mailbox<Integer> jobs, Mailbox<Object[]> results, int width, int height, int maxIter) {
+        FarmWorker(int me, Mailbox<Integer> requests, Mailbox<Integer> jobs, Mailbox<Object[]> results,
+                   int width, int height, int maxIter) {
+            this.me = me;
+            this.requests = requests;
             this.jobs = jobs;
             this.results = results;
             this.width = width;
@@ -270,7 +282,12 @@ public final class KilimWorkloads {
 
         @Override
         public void execute() throws Pausable {
-            for (int y = jobs.get(); y >= 0; y = jobs.get()) {
+            for (;;) {
+                requests.put(me);
+                int y = jobs.get();
+                if (y < 0) {
+                    return;
+                }
                 results.put(new Object[] {y, Mandelbrot.row(y, width, height, maxIter)});
             }
         }
