@@ -5,9 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.weft.weaver.ClassFinder;
 import dev.weft.weaver.Weaver;
 import java.io.File;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -15,8 +20,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -61,11 +68,21 @@ class NewClassFilesTest {
     }
 
     private static Build compileAndWeave(NewerJdk jdk, int release) throws IOException, InterruptedException {
-        Path src = dir.resolve("src" + release + "/modern");
+        Path classes = release >= 25 ? compile(jdk, release, "programs", "ModernProgram", "Java25Program")
+                : compile(jdk, release, "programs", "ModernProgram");
+        Map<String, byte[]> compiled = ClassFiles.read(classes);
+        Map<String, byte[]> woven = ClassFiles.weave(compiled, classes);
+        return new Build(compiled, woven, ClassFiles.write(dir.resolve("woven" + release), woven));
+    }
+
+    /** Compiles snippets (resources {@code NAME.java.txt}, package modern) with the newer JDK's javac. */
+    private static Path compile(NewerJdk jdk, int release, String label, String... programs)
+            throws IOException, InterruptedException {
+        Path src = dir.resolve("src-" + label + release + "/modern");
+        Path classes = dir.resolve("classes-" + label + release);
         Files.createDirectories(src);
         List<String> args = new ArrayList<>(List.of("--release", Integer.toString(release), "-g", "-d",
-                dir.resolve("classes" + release).toString(), "-cp", ClassFiles.coreClasses().toString()));
-        List<String> programs = release >= 25 ? List.of("ModernProgram", "Java25Program") : List.of("ModernProgram");
+                classes.toString(), "-cp", ClassFiles.coreClasses().toString()));
         for (String program : programs) {
             Path file = src.resolve(program + ".java");
             Files.writeString(file, ClassFiles.resource(program + ".java.txt"));
@@ -73,11 +90,7 @@ class NewClassFilesTest {
         }
         NewerJdk.Result javac = jdk.javac(dir, Duration.ofSeconds(120), args);
         assertEquals(0, javac.exitCode(), () -> "javac " + jdk.feature() + " --release " + release + ": " + javac);
-
-        Path classes = dir.resolve("classes" + release);
-        Map<String, byte[]> compiled = ClassFiles.read(classes);
-        Map<String, byte[]> woven = ClassFiles.weave(compiled, classes);
-        return new Build(compiled, woven, ClassFiles.write(dir.resolve("woven" + release), woven));
+        return classes;
     }
 
     private static int major(int release) {
@@ -173,6 +186,64 @@ class NewClassFilesTest {
                 "Tally[in=null, name=z] true",
                 "thread 60"));      // thread mode: a writer thread writes 10, 20, 30
         assertEquals(expected, r.lines(), r::toString);
+    }
+
+    /**
+     * The engine runs on JDK 17, whose classes lack MatchException (new in JDK 21). A pausable method catching
+     * {@code MatchException | IllegalStateException} needs their common superclass (RuntimeException) for its
+     * handler's frame: weaving must get it right (or fail clearly, naming the class it lacks).
+     */
+    @ParameterizedTest(name = "--release {0}")
+    @ValueSource(ints = {21, 25})
+    void aMultiCatchOfAnExceptionClassTheWeavingJdkLacksRunsOnTheNewerJdk(int release) throws Exception {
+        Path classes = compile(jdkFor(release), release, "NewJdkTypes", "NewJdkTypes");
+
+        Path woven = ClassFiles.write(dir.resolve("woven-NewJdkTypes" + release),
+                ClassFiles.weave(ClassFiles.read(classes), classes));
+
+        assertRunsNewJdkTypes(release, woven);
+    }
+
+    /** The same class woven with the newer JDK's own class files ahead of the running JDK's: it runs. */
+    @ParameterizedTest(name = "--release {0}")
+    @ValueSource(ints = {21, 25})
+    void aMultiCatchOfANewJdkExceptionWeavesWhenTheEngineIsGivenThatJdksClasses(int release) throws Exception {
+        NewerJdk jdk = jdkFor(release);
+        Path classes = compile(jdk, release, "NewJdkTypes-jrt", "NewJdkTypes");
+        Map<String, byte[]> woven = new TreeMap<>();
+        try (FileSystem image = FileSystems.newFileSystem(URI.create("jrt:/"), Map.of("java.home", jdk.home().toString()))) {
+            Weaver weaver = new Weaver(ClassFinder.ofPaths(List.of(classes, ClassFiles.coreClasses()))
+                    .then(jdkClasses(image)));
+            ClassFiles.read(classes).forEach((name, bytes) -> woven.put(name, weaver.weave(bytes)));
+        }
+
+        assertRunsNewJdkTypes(release, ClassFiles.write(dir.resolve("woven-NewJdkTypes-jrt" + release), woven));
+    }
+
+    private void assertRunsNewJdkTypes(int release, Path woven) throws Exception {
+        assertTrue(Weaver.isWoven(Files.readAllBytes(woven.resolve("modern/NewJdkTypes.class"))));
+        NewerJdk.Result r = jdkFor(release).java(dir, Duration.ofSeconds(120), List.of("-cp",
+                classpath(woven, ClassFiles.coreClasses()), "modern.NewJdkTypes"));
+
+        assertEquals(0, r.exitCode(), r::toString);
+        assertEquals(List.of("caught match 10", "caught state 20", "value 3"), r.lines(), r::toString);
+    }
+
+    /** Class files of a JDK's run-time image, read through its jrt file system. */
+    private static ClassFinder jdkClasses(FileSystem image) {
+        return name -> {
+            try (Stream<Path> modules = Files.list(image.getPath("/modules"))) {
+                for (Path module : (Iterable<Path>) modules::iterator) {
+                    Path f = module.resolve(name + ".class");
+                    if (Files.isRegularFile(f)) {
+                        return Files.readAllBytes(f);
+                    }
+                }
+                return null;
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        };
     }
 
     @Test
