@@ -1,6 +1,12 @@
 package dev.weft.csp;
 
-/** Channel factories. A channel of capacity 0 (the default) is synchronous: a write completes with its read. */
+import java.util.Objects;
+
+/**
+ * Channel factories. A channel of capacity 0 (the default) is synchronous: a write completes only when a
+ * reader has taken the value. With a capacity or a {@link ChannelBuffer}, writes complete while the buffer
+ * has room.
+ */
 public final class Channel {
     private Channel() {
     }
@@ -8,5 +14,64 @@ public final class Channel {
     /** A synchronous channel between one writer and one reader. */
     public static <T> One2OneChannel<T> one2one() {
         return new RendezvousChannel<>();
+    }
+
+    /** A one-to-one channel holding up to {@code capacity} values (0: synchronous). */
+    public static <T> One2OneChannel<T> one2one(int capacity) {
+        return one2one(ChannelBuffer.fixed(capacity));
+    }
+
+    /** A one-to-one channel buffered by {@code buffer}. */
+    public static <T> One2OneChannel<T> one2one(ChannelBuffer<T> buffer) {
+        if (Objects.requireNonNull(buffer, "buffer is null").isSynchronous()) {
+            buffer.claim();
+            return new RendezvousChannel<>();
+        }
+        return new QueuedChannel<>(buffer, false, false);
+    }
+
+    /** A synchronous channel with any number of writers and one reader. */
+    public static <T> Any2OneChannel<T> any2one() {
+        return new QueuedChannel<>(null, false, true);
+    }
+
+    /** An any-to-one channel holding up to {@code capacity} values (0: synchronous). */
+    public static <T> Any2OneChannel<T> any2one(int capacity) {
+        return any2one(ChannelBuffer.fixed(capacity));
+    }
+
+    /** An any-to-one channel buffered by {@code buffer}. */
+    public static <T> Any2OneChannel<T> any2one(ChannelBuffer<T> buffer) {
+        return new QueuedChannel<>(Objects.requireNonNull(buffer, "buffer is null"), false, true);
+    }
+
+    /** A synchronous channel with one writer and any number of readers. */
+    public static <T> One2AnyChannel<T> one2any() {
+        return new QueuedChannel<>(null, true, false);
+    }
+
+    /** A one-to-any channel holding up to {@code capacity} values (0: synchronous). */
+    public static <T> One2AnyChannel<T> one2any(int capacity) {
+        return one2any(ChannelBuffer.fixed(capacity));
+    }
+
+    /** A one-to-any channel buffered by {@code buffer}. */
+    public static <T> One2AnyChannel<T> one2any(ChannelBuffer<T> buffer) {
+        return new QueuedChannel<>(Objects.requireNonNull(buffer, "buffer is null"), true, false);
+    }
+
+    /** A synchronous channel with any number of writers and readers. */
+    public static <T> Any2AnyChannel<T> any2any() {
+        return new QueuedChannel<>(null, true, true);
+    }
+
+    /** An any-to-any channel holding up to {@code capacity} values (0: synchronous). */
+    public static <T> Any2AnyChannel<T> any2any(int capacity) {
+        return any2any(ChannelBuffer.fixed(capacity));
+    }
+
+    /** An any-to-any channel buffered by {@code buffer}. */
+    public static <T> Any2AnyChannel<T> any2any(ChannelBuffer<T> buffer) {
+        return new QueuedChannel<>(Objects.requireNonNull(buffer, "buffer is null"), true, true);
     }
 }

@@ -213,12 +213,14 @@ public final class Fiber extends Continuation {
     @Override
     protected void runSlice() {
         for (;;) {
-            state = RUNNING_STATE;
+            // A release store is enough: a waker finds this fiber only through a later synchronizing
+            // action of it (a channel CAS), which makes this store visible first.
+            STATE.lazySet(this, RUNNING_STATE);
             mode = hasSavedFrames() ? RESUMING : RUNNING;
             try {
                 RUN_WOVEN.invokeExact(process, this);
             } catch (AbstractMethodError | NoSuchMethodError e) {
-                end(Unwoven.explain(e));
+                end(Unwoven.explain(e, process));
                 return;
             } catch (Throwable t) {
                 end(t);

@@ -10,6 +10,8 @@ import java.lang.invoke.VarHandle;
  */
 final class RendezvousChannel<T> implements One2OneChannel<T>, AltingChannelInput<T>, AltingChannelOutput<T> {
     private static final Object POISON = new Object();
+    /** What a waiting reader's fiber carries until a writer hands it a value. */
+    private static final Object READING = new Object();
     private static final VarHandle SLOT;
 
     static {
@@ -43,6 +45,7 @@ final class RendezvousChannel<T> implements One2OneChannel<T>, AltingChannelInpu
                 throw poisoned();
             }
             if (s == null) {
+                me.transfer = READING;
                 if (SLOT.compareAndSet(this, null, me)) {
                     Fiber.park();
                     Object v = me.transfer;
@@ -52,6 +55,10 @@ final class RendezvousChannel<T> implements One2OneChannel<T>, AltingChannelInpu
                     }
                     return (T) v;
                 }
+                me.transfer = null;
+            } else if (((Fiber) s).transfer == READING && slot == s) {
+                throw new IllegalStateException("two processes read a one2one channel at once; use a one2any"
+                        + " or any2any channel to share the input");
             } else if (SLOT.compareAndSet(this, s, null)) {
                 Fiber writer = (Fiber) s;
                 Object v = writer.transfer;
@@ -86,6 +93,10 @@ final class RendezvousChannel<T> implements One2OneChannel<T>, AltingChannelInpu
                     return;
                 }
                 me.transfer = null;
+            } else if (((Fiber) s).transfer != READING && slot == s) {
+                // (poison swaps the slot before it marks the waiter, so a poisoned waiter fails the re-check)
+                throw new IllegalStateException("two processes write a one2one channel at once; use an any2one"
+                        + " or any2any channel to share the output");
             } else if (SLOT.compareAndSet(this, s, null)) {
                 Fiber reader = (Fiber) s;
                 reader.transfer = value;
@@ -97,7 +108,8 @@ final class RendezvousChannel<T> implements One2OneChannel<T>, AltingChannelInpu
 
     @Override
     public boolean pending() {
-        return slot instanceof Fiber;
+        Object s = slot;
+        return s instanceof Fiber && ((Fiber) s).transfer != READING;
     }
 
     @Override

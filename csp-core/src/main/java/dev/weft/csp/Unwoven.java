@@ -5,12 +5,17 @@ final class Unwoven {
     private Unwoven() {
     }
 
-    static Throwable explain(LinkageError e) {
-        String m = String.valueOf(e.getMessage());
-        if (!m.contains(Fiber.class.getName())) {
+    /**
+     * Explains {@code e} if it comes from a missing woven form: its message names the fiber type, or it has
+     * no message at all (the JVM gives none when the process itself lacks {@code run(Fiber)}).
+     */
+    static Throwable explain(LinkageError e, Object process) {
+        String m = e.getMessage();
+        if (m != null && !m.contains(Fiber.class.getName())) {
             return e;
         }
-        IllegalStateException x = new IllegalStateException("pausable code ran unwoven (" + m + "). Weave it with"
+        String what = m != null ? m : process.getClass().getName() + " has no woven run(Fiber)";
+        IllegalStateException x = new IllegalStateException("pausable code ran unwoven (" + what + "). Weave it with"
                 + " the Maven goal dev.weft:csp-maven-plugin:weave, run with -javaagent:csp-weaver.jar, or weave"
                 + " the classes with java -jar csp-weaver.jar IN... -d OUT", e);
         return x;

@@ -48,6 +48,16 @@ class AgentEndToEndTest {
     }
 
     @Test
+    void anAgentAttachedToARunningJvmWeavesTheClassesLoadedAfterwards() throws Exception {
+        Path classes = DemoPrograms.compile(dir, "Sum", DemoPrograms.SUM);
+        DemoPrograms.compile(dir, "Attach", DemoPrograms.ATTACH);
+        ChildJvm.Result r = ChildJvm.run(dir, Duration.ofSeconds(60), List.of("-Djdk.attach.allowAttachSelf=true",
+                "-cp", classes + File.pathSeparator + DemoPrograms.coreClasses(), "demo.Attach", agentJar.toString()));
+        assertEquals(0, r.exitCode(), r.toString());
+        assertEquals(DemoPrograms.SUM_OUTPUT, r.lines(), r.toString());
+    }
+
+    @Test
     void weaveErrorsArePrintedAndTheJvmGoesOn() throws Exception {
         ChildJvm.Result r = runWithAgent(DemoPrograms.compile(dir, "Bad", DemoPrograms.BAD), "demo.Bad");
         assertEquals(0, r.exitCode(), r.toString());

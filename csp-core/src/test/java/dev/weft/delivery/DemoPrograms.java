@@ -82,6 +82,26 @@ final class DemoPrograms {
     /** The line of {@code in.read()} in {@link #BAD}. */
     static final int BAD_LINE = 12;
 
+    /** Attaches the agent named by its first argument to its own JVM, then runs {@code demo.Sum}. */
+    static final String ATTACH = """
+            package demo;
+
+            import com.sun.tools.attach.VirtualMachine;
+
+            public final class Attach {
+                public static void main(String[] args) throws Exception {
+                    VirtualMachine self = VirtualMachine.attach(Long.toString(ProcessHandle.current().pid()));
+                    try {
+                        self.loadAgent(args[0]);
+                    } finally {
+                        self.detach();
+                    }
+                    // Loaded only now, after the attach: the agent weaves it as it loads.
+                    Class.forName("demo.Sum").getMethod("main", String[].class).invoke(null, (Object) new String[0]);
+                }
+            }
+            """;
+
     private DemoPrograms() {
     }
 

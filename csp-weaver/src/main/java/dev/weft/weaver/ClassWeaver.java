@@ -54,6 +54,10 @@ final class ClassWeaver implements Opcodes {
     /** Non-pausable lambda bodies: the method that creates them and their interface method, for errors. */
     private final Map<MethodNode, String[]> plainLambdas = new IdentityHashMap<>();
     private final List<IndySite> pausableIndys = new ArrayList<>();
+    /** Method references to pausable methods through non-pausable interfaces: checked once pausability is known. */
+    private final List<IndySite> plainRefsToPausable = new ArrayList<>();
+    /** Every lambda body of this class, with the method that creates it. */
+    private final Map<MethodNode, MethodNode> lambdaCreator = new IdentityHashMap<>();
     private int adapters;
 
     private record IndySite(MethodNode in, InvokeDynamicInsnNode indy) {
@@ -109,6 +113,7 @@ final class ClassWeaver implements Opcodes {
         findPausable();
         checkOverrides();
         boolean threadModeCalls = checkCalls();
+        checkPlainReferences();
         if (!errors.isEmpty()) {
             throw new WeaveException(errors);
         }
@@ -202,6 +207,12 @@ final class ClassWeaver implements Opcodes {
         Handle impl = (Handle) indy.bsmArgs[1];
         MethodNode body = impl.getOwner().equals(cls.name) ? byKey.get(impl.getName() + impl.getDesc()) : null;
         boolean isLambdaBody = body != null && (body.access & ACC_SYNTHETIC) != 0 && body.name.startsWith("lambda$");
+        if (isLambdaBody) {
+            lambdaCreator.put(body, in);
+        }
+        if (!fiPausable && !isLambdaBody) {
+            plainRefsToPausable.add(new IndySite(in, indy));
+        }
         if (fiPausable) {
             pausableIndys.add(new IndySite(in, indy));
             if (isLambdaBody) {
@@ -209,7 +220,7 @@ final class ClassWeaver implements Opcodes {
                 lambdaBodies.add(body);
             }
         } else if (isLambdaBody) {
-            plainLambdas.put(body, new String[] {in.name, Names.simpleClass(fi) + "." + indy.name});
+            plainLambdas.put(body, new String[] {null, Names.simpleClass(fi) + "." + indy.name});
         }
     }
 
@@ -350,10 +361,9 @@ final class ClassWeaver implements Opcodes {
                 } else if (m.name.equals("<clinit>")) {
                     error(m, call, "static initializer of " + Names.simpleClass(cls.name) + " calls pausable "
                             + callee + ": a static initializer cannot pause; do blocking work in a method");
-                } else if (plainLambdas.containsKey(m) && isPausableByName(plainLambdas.get(m)[0])) {
-                    String[] l = plainLambdas.get(m);
-                    error(m, call, "lambda in " + Names.method(cls.name, l[0]) + " calls pausable " + callee
-                            + " but " + l[1] + " is not @Pausable");
+                } else if (plainLambdas.containsKey(m) && pausable.contains(lambdaCreator.get(m))) {
+                    error(m, call, "lambda in " + userMethod(m) + " calls pausable " + callee
+                            + " but " + plainLambdas.get(m)[1] + " is not @Pausable");
                 } else if (enclosing != null && (m.access & ACC_STATIC) == 0) {
                     error(m, call, kindOfClass() + " in " + enclosing[0] + " calls pausable " + callee + " but "
                             + implementedName(m) + " is not @Pausable");
@@ -363,6 +373,38 @@ final class ClassWeaver implements Opcodes {
             }
         }
         return threadMode;
+    }
+
+    /** A method reference to a pausable method, handed to a non-pausable interface in a pausable method. */
+    private void checkPlainReferences() {
+        for (IndySite site : plainRefsToPausable) {
+            if (!pausable.contains(site.in())) {
+                continue;
+            }
+            Handle impl = (Handle) site.indy().bsmArgs[1];
+            boolean target;
+            try {
+                target = impl.getTag() != H_NEWINVOKESPECIAL
+                        && isPausableMethod(impl.getOwner(), impl.getName(), impl.getDesc());
+            } catch (ClassHierarchy.MissingClassException e) {
+                continue;
+            }
+            if (target) {
+                String fi = Names.simpleClass(Type.getReturnType(site.indy().desc).getInternalName());
+                error(site.in(), site.indy(), "method reference in " + userMethod(site.in()) + " targets pausable "
+                        + Names.method(impl.getOwner(), impl.getName()) + " but " + fi + "." + site.indy().name
+                        + " is not @Pausable");
+            }
+        }
+    }
+
+    /** The method as the user wrote it: a lambda body is named after the method that creates it. */
+    String userMethod(MethodNode m) {
+        MethodNode at = m;
+        for (int depth = 0; lambdaCreator.containsKey(at) && depth < 64; depth++) {
+            at = lambdaCreator.get(at);
+        }
+        return Names.method(cls.name, at.name);
     }
 
     private static boolean isFiberCurrent(MethodInsnNode call) {
@@ -385,15 +427,6 @@ final class ClassWeaver implements Opcodes {
     private void missing(MethodNode m, MethodInsnNode call, ClassHierarchy.MissingClassException e) {
         error(m, call, Names.method(cls.name, m.name) + " calls " + Names.method(call.owner, call.name)
                 + " but class " + e.className.replace('/', '.') + " is not on the weave classpath");
-    }
-
-    private boolean isPausableByName(String methodName) {
-        for (MethodNode m : cls.methods) {
-            if (m.name.equals(methodName) && pausable.contains(m)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** For an anonymous or local class defined in a pausable method: {@code {"Outer.m()"}}, else null. */

@@ -88,7 +88,7 @@ final class MethodWeaver implements Opcodes {
                 continue; // unreachable code
             }
             if (flow.monitorsAt(i) > 0) {
-                owner.error(method, call, Names.method(cls.name, method.name) + " calls pausable "
+                owner.error(method, call, owner.userMethod(method) + " calls pausable "
                         + owner.calleeName(call) + " inside a synchronized block: a fiber must not pause"
                         + " while holding a monitor");
                 continue;

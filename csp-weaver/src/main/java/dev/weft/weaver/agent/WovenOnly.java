@@ -24,26 +24,28 @@ final class WovenOnly implements ClassFileTransformer {
 
     @Override
     public byte[] transform(Module module, ClassLoader loader, String name, Class<?> classBeingRedefined,
-            ProtectionDomain domain, byte[] buffer) throws IllegalClassFormatException {
-        if (!mayNeedWeaving(loader, name, classBeingRedefined, buffer)) {
-            return null;
-        }
+            ProtectionDomain domain, byte[] buffer) {
         try {
-            return wovenOrNull(loader, buffer, byteBuddy.transform(module, loader, name, classBeingRedefined, domain, buffer));
-        } catch (RuntimeException reportedByTheListener) {
+            if (!mayNeedWeaving(loader, name, classBeingRedefined, buffer)) {
+                return null;
+            }
+            byte[] result = byteBuddy.transform(module, loader, name, classBeingRedefined, domain, buffer);
+            return wovenOrNull(loader, buffer, result);
+        } catch (RuntimeException | IllegalClassFormatException reportedByTheListener) {
             return null;
         }
     }
 
     @Override
     public byte[] transform(ClassLoader loader, String name, Class<?> classBeingRedefined, ProtectionDomain domain,
-            byte[] buffer) throws IllegalClassFormatException {
-        if (!mayNeedWeaving(loader, name, classBeingRedefined, buffer)) {
-            return null;
-        }
+            byte[] buffer) {
         try {
-            return wovenOrNull(loader, buffer, byteBuddy.transform(loader, name, classBeingRedefined, domain, buffer));
-        } catch (RuntimeException reportedByTheListener) {
+            if (!mayNeedWeaving(loader, name, classBeingRedefined, buffer)) {
+                return null;
+            }
+            byte[] result = byteBuddy.transform(loader, name, classBeingRedefined, domain, buffer);
+            return wovenOrNull(loader, buffer, result);
+        } catch (RuntimeException | IllegalClassFormatException reportedByTheListener) {
             return null;
         }
     }

@@ -24,7 +24,12 @@ public interface ClassTransform {
         return new ClassTransform() {
             @Override
             public boolean isWoven(byte[] classFile) {
-                return Weaver.isWoven(classFile);
+                try {
+                    return Weaver.isWoven(classFile);
+                } catch (RuntimeException unreadable) {
+                    // Too new or malformed: weave() then reports it as a weave error ("upgrade csp-weaver").
+                    return false;
+                }
             }
 
             @Override

@@ -18,7 +18,9 @@ public final class ErrorLocation {
      * path relative to its root (e.g. {@code com/acme/Foo$1.class}, or a jar entry name).
      */
     public static WeaveError locate(String classEntry, WeaveError error) {
-        String file = error.file() == null || error.file().isEmpty() ? classEntry : error.file();
+        // "?" is the engine's word for a class file it could not read far enough to find the source name.
+        String file = error.file() == null || error.file().isEmpty() || error.file().equals("?")
+                ? classEntry : error.file();
         if (file.indexOf('/') < 0) {
             file = packageDirectory(classEntry) + file;
         }

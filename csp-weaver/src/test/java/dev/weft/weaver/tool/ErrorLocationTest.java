@@ -32,6 +32,9 @@ class ErrorLocationTest {
     void usesTheClassFileWhenNoSourceFileIsRecorded() {
         WeaveError noSource = new WeaveError("", 0, "Foo.bar()", "msg");
         assertEquals("com/acme/Foo.class:0: msg", ErrorLocation.locate("com/acme/Foo.class", noSource).toString());
+        WeaveError unreadable = new WeaveError("?", 0, "?", "upgrade csp-weaver");
+        assertEquals("com/acme/Foo.class:0: upgrade csp-weaver",
+                ErrorLocation.locate("com/acme/Foo.class", unreadable).toString());
     }
 
     @Test

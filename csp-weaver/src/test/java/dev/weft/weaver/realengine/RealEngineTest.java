@@ -1,0 +1,100 @@
+package dev.weft.weaver.realengine;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.weft.weaver.Weaver;
+import dev.weft.weaver.agent.WeftAgentAccess;
+import dev.weft.weaver.cli.WeaveCli;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.lang.instrument.ClassFileTransformer;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The command line and the agent with the real engine, on classes javac wrote. */
+class RealEngineTest {
+    @TempDir
+    Path dir;
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    private int cli(String... args) {
+        return WeaveCli.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void theCommandLineWeavesPausableClassesAndCopiesTheOthers() throws Exception {
+        Path classes = SmallProgram.compile(dir, Map.of());
+        Path woven = dir.resolve("woven");
+
+        assertEquals(0, cli(classes.toString(), "-d", woven.toString()), err.toString(StandardCharsets.UTF_8));
+
+        byte[] worker = Files.readAllBytes(woven.resolve("app/Worker.class"));
+        assertTrue(Weaver.isWoven(worker));
+        assertFalse(Weaver.isWoven(Files.readAllBytes(classes.resolve("app/Worker.class"))));
+        assertArrayEquals(Files.readAllBytes(classes.resolve("app/Plain.class")),
+                Files.readAllBytes(woven.resolve("app/Plain.class")));
+        assertTrue(out.toString(StandardCharsets.UTF_8).contains("3 classes, 1 woven"), out.toString());
+    }
+
+    @Test
+    void weavingTheOutputAgainChangesNothing() throws Exception {
+        Path classes = SmallProgram.compile(dir, Map.of());
+        Path once = dir.resolve("once");
+        Path twice = dir.resolve("twice");
+        assertEquals(0, cli(classes.toString(), "-d", once.toString()));
+        assertEquals(0, cli(once.toString(), "-d", twice.toString()));
+        assertArrayEquals(Files.readAllBytes(once.resolve("app/Worker.class")),
+                Files.readAllBytes(twice.resolve("app/Worker.class")));
+        assertTrue(out.toString(StandardCharsets.UTF_8).contains("0 woven (1 already woven)"), out.toString());
+    }
+
+    @Test
+    void theCommandLineReportsWhereThePauseIsRefused() throws Exception {
+        Path classes = SmallProgram.compile(dir, Map.of("app/Bad.java", SmallProgram.BAD));
+        assertEquals(1, cli(classes.toString(), "-d", dir.resolve("woven").toString()));
+        String errors = err.toString(StandardCharsets.UTF_8);
+        assertTrue(errors.startsWith("app/Bad.java:" + SmallProgram.BAD_LINE + ": "), errors);
+    }
+
+    @Test
+    void aClassFileTooNewForTheWeaverIsAWeaveErrorNamingTheFile() throws Exception {
+        Path classes = SmallProgram.compile(dir, Map.of());
+        Path plain = classes.resolve("app/Plain.class");
+        byte[] b = Files.readAllBytes(plain);
+        b[6] = 0;
+        b[7] = 99; // major version 99, far beyond any ASM
+        Files.write(plain, b);
+
+        assertEquals(1, cli(classes.toString(), "-d", dir.resolve("woven").toString()));
+
+        String errors = err.toString(StandardCharsets.UTF_8);
+        assertTrue(errors.startsWith("app/Plain.class:0: ") && errors.contains("upgrade csp-weaver"), errors);
+    }
+
+    @Test
+    void theAgentWeavesThroughTheClassLoadersResources() throws Exception {
+        Path classes = SmallProgram.compile(dir, Map.of());
+        ClassFileTransformer agent = WeftAgentAccess.transformer(new PrintStream(err, true, StandardCharsets.UTF_8));
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {classes.toUri().toURL()}, null)) {
+            byte[] worker = Files.readAllBytes(classes.resolve("app/Worker.class"));
+            byte[] woven = agent.transform(loader, "app/Worker", null, null, worker);
+            assertTrue(woven != null && Weaver.isWoven(woven));
+            byte[] plain = Files.readAllBytes(classes.resolve("app/Plain.class"));
+            assertNull(agent.transform(loader, "app/Plain", null, null, plain));
+            assertNull(agent.transform(loader, "app/Worker", null, null, woven), "woven classes are left alone");
+        }
+        assertEquals("", err.toString(StandardCharsets.UTF_8));
+    }
+}
