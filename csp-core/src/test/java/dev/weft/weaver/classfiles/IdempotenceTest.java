@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.weaver.ClassFinder;
 import dev.weft.weaver.Weaver;
+import java.io.IOException;
+import java.net.URLClassLoader;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -95,13 +97,17 @@ class IdempotenceTest {
 
     @ParameterizedTest(name = "--release {0}")
     @ValueSource(ints = {8, 11, 17})
-    void weavingAWovenClassReturnsTheVerySameArray(int release) {
+    void weavingAWovenClassReturnsTheVerySameArray(int release) throws IOException {
         Path classes = compile(release, Map.of("idem.Relay", PAUSABLE));
         byte[] input = ClassFiles.read(classes).get("idem/Relay");
 
         byte[] woven = weaver(classes).weave(input);
         assertNotSame(input, woven);
         assertTrue(Weaver.isWoven(woven));
+        assertEquals(release + 44, ClassFiles.major(woven));
+        try (URLClassLoader loader = ClassFiles.loader(ClassFiles.write(dir.resolve("woven"), Map.of("idem/Relay", woven)))) {
+            assertEquals(List.of(), BytecodeCheck.problems(Map.of("idem/Relay", woven), loader));
+        }
 
         assertSame(woven, weaver(classes).weave(woven), "a fresh engine");
         Weaver one = weaver(classes);
