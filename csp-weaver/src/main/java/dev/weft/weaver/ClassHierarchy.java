@@ -1,5 +1,6 @@
 package dev.weft.weaver;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -74,6 +75,7 @@ final class ClassHierarchy {
         String[] header = new String[3];
         int[] access = new int[1];
         Map<String, MethodInfo> methods = new HashMap<>();
+        Map<String, List<String>> forwards = new HashMap<>(); // synthetic method -> own methods it calls
         String className = reader.getClassName();
         reader.accept(new ClassVisitor(Opcodes.ASM9) {
             @Override
@@ -93,6 +95,7 @@ final class ClassHierarchy {
                                              String[] exceptions) {
                 String key = name + desc;
                 methods.put(key, new MethodInfo(className, name, desc, acc, false));
+                boolean forwarder = (acc & (Opcodes.ACC_SYNTHETIC | Opcodes.ACC_BRIDGE)) != 0;
                 return new MethodVisitor(Opcodes.ASM9) {
                     @Override
                     public AnnotationVisitor visitAnnotation(String annDesc, boolean visible) {
@@ -101,9 +104,23 @@ final class ClassHierarchy {
                         }
                         return null;
                     }
+
+                    @Override
+                    public void visitMethodInsn(int op, String owner, String mName, String mDesc, boolean itf) {
+                        if (forwarder && owner.equals(className)) {
+                            forwards.computeIfAbsent(key, k -> new ArrayList<>()).add(mName + mDesc);
+                        }
+                    }
                 };
             }
-        }, ClassReader.SKIP_CODE | ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
+        }, ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
+        // javac's bridges and accessors pause when the method they forward to does.
+        forwards.forEach((key, callees) -> {
+            MethodInfo m = methods.get(key);
+            if (!m.pausable() && callees.stream().map(methods::get).anyMatch(c -> c != null && c.pausable())) {
+                methods.put(key, new MethodInfo(m.owner(), m.name(), m.desc(), m.access(), true));
+            }
+        });
         // SKIP_DEBUG drops the source file; read it separately (cheap: header only).
         String[] source = new String[1];
         reader.accept(new ClassVisitor(Opcodes.ASM9) {

@@ -7,7 +7,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.Collections;
+import java.util.Comparator;
 import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassTooLargeException;
+import org.objectweb.asm.MethodTooLargeException;
 import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.ClassWriter;
 import org.objectweb.asm.Handle;
@@ -120,15 +123,13 @@ final class ClassWeaver implements Opcodes {
         checkOverrides();
         boolean threadModeCalls = checkCalls();
         checkPlainReferences();
-        if (!errors.isEmpty()) {
-            throw new WeaveException(errors);
-        }
         boolean toWeave = pausable.size() > handWoven.size() || !pausableIndys.isEmpty() || threadModeCalls;
-        if (!toWeave) {
+        if (!toWeave && errors.isEmpty()) {
             return input;
         }
-        transform();
+        transform(); // also when errors were found: it finds the rest (pauses inside synchronized blocks)
         if (!errors.isEmpty()) {
+            errors.sort(Comparator.comparingInt(WeaveError::line));
             throw new WeaveException(errors);
         }
         ClassWriter writer = new ClassWriter(ClassWriter.COMPUTE_FRAMES) {
@@ -137,8 +138,20 @@ final class ClassWeaver implements Opcodes {
                 return hierarchy.commonSuperClass(a, b);
             }
         };
-        cls.accept(writer);
-        return writer.toByteArray();
+        try {
+            cls.accept(writer);
+            return writer.toByteArray();
+        } catch (MethodTooLargeException e) {
+            MethodNode m = byKey.get(e.getMethodName() + e.getDescriptor());
+            String name = Names.method(cls.name, e.getMethodName());
+            throw new WeaveException(new WeaveError(sourceFile(), m == null ? 0 : firstLine(m), name, name
+                    + " is too large once woven (" + e.getCodeSize() + " bytes of code, the JVM allows 65535):"
+                    + " split it into smaller methods"));
+        } catch (ClassTooLargeException e) {
+            throw new WeaveException(new WeaveError(sourceFile(), 0, Names.simpleClass(cls.name),
+                    Names.simpleClass(cls.name) + " is too large once woven (" + e.getConstantPoolCount()
+                    + " constants): split it"));
+        }
     }
 
     private ClassReader read() {
@@ -200,8 +213,10 @@ final class ClassWeaver implements Opcodes {
                 }
             }
         }
+        // Bridges and accessors (javac's synthetic forwarders) pause when what they forward to does.
         for (MethodNode m : cls.methods) {
-            if ((m.access & ACC_BRIDGE) != 0 && callsPausableSibling(m)) {
+            if ((m.access & (ACC_BRIDGE | ACC_SYNTHETIC)) != 0 && !lambdaBodies.contains(m) && !pausable.contains(m)
+                    && callsPausableOwn(m)) {
                 pausable.add(m);
             }
         }
@@ -242,12 +257,12 @@ final class ClassWeaver implements Opcodes {
         }
     }
 
-    private boolean callsPausableSibling(MethodNode bridge) {
-        for (AbstractInsnNode insn : bridge.instructions) {
+    private boolean callsPausableOwn(MethodNode forwarder) {
+        for (AbstractInsnNode insn : forwarder.instructions) {
             if (insn instanceof MethodInsnNode) {
                 MethodInsnNode c = (MethodInsnNode) insn;
-                MethodNode target = c.owner.equals(cls.name) && c.name.equals(bridge.name) ? byKey.get(c.name + c.desc) : null;
-                if (target != null && target != bridge && pausable.contains(target)) {
+                MethodNode target = c.owner.equals(cls.name) ? byKey.get(c.name + c.desc) : null;
+                if (target != null && target != forwarder && pausable.contains(target)) {
                     return true;
                 }
             }
@@ -534,6 +549,11 @@ final class ClassWeaver implements Opcodes {
         for (Type t : Type.getArgumentTypes(m.desc)) {
             fiberSlot += t.getSize();
         }
+        if (fiberSlot + 1 > 255) {
+            error(m, firstLine(m), userMethod(m) + " has too many parameters to take its fiber (the JVM allows"
+                    + " 255 parameter slots, this method uses " + fiberSlot + "): pass some of them in an object");
+            return;
+        }
         if (lambdaBodies.contains(m)) {
             m.desc = wovenDesc(m.desc);
             m.signature = null;
@@ -616,7 +636,7 @@ final class ClassWeaver implements Opcodes {
         Handle impl = (Handle) args[1];
         args[0] = withFiber((Type) args[0]);
         args[2] = withFiber((Type) args[2]);
-        args[1] = wovenImpl(impl);
+        args[1] = wovenImpl(site, impl);
         if (indy.bsm.getName().equals("altMetafactory") && args.length > 3) {
             int flags = (Integer) args[3];
             int i = 4;
@@ -637,45 +657,50 @@ final class ClassWeaver implements Opcodes {
         return Type.getMethodType(wovenDesc(methodType.getDescriptor()));
     }
 
-    /** The woven implementation of a lambda or method reference; a plain target gets a woven adapter. */
-    private Handle wovenImpl(Handle impl) {
-        boolean targetPausable;
-        try {
-            targetPausable = impl.getTag() != H_NEWINVOKESPECIAL
-                    && isPausableMethod(impl.getOwner(), impl.getName(), impl.getDesc());
-        } catch (ClassHierarchy.MissingClassException e) {
-            targetPausable = false;
-        }
-        if (targetPausable) {
+    /**
+     * The woven implementation of a lambda or method reference. A lambda body is woven itself; a method
+     * reference goes through a woven adapter of this class, because the JVM's lambda class would use the
+     * arguments (a receiver, a value to unbox) that a resumed call passes only as placeholders.
+     */
+    private Handle wovenImpl(IndySite site, Handle impl) {
+        MethodNode body = impl.getOwner().equals(cls.name) ? byKey.get(impl.getName() + impl.getDesc()) : null;
+        if (body != null && lambdaBodies.contains(body)) {
             return new Handle(impl.getTag(), impl.getOwner(), impl.getName(), wovenDesc(impl.getDesc()),
                     impl.isInterface());
         }
-        return adapter(impl);
+        return referenceAdapter(site, impl);
     }
 
-    /** {@code static R weft$adapt$N(receiver?, args..., Fiber)}: calls a plain method reference target. */
-    private Handle adapter(Handle impl) {
+    /** {@code static R weft$ref$N(captured..., params...)}, then woven: calls the reference's target. */
+    private Handle referenceAdapter(IndySite site, Handle impl) {
+        InvokeDynamicInsnNode indy = site.indy();
         int tag = impl.getTag();
-        Type implType = Type.getMethodType(impl.getDesc());
-        List<Type> params = new ArrayList<>();
-        boolean hasReceiver = tag == H_INVOKEVIRTUAL || tag == H_INVOKEINTERFACE || tag == H_INVOKESPECIAL;
-        if (hasReceiver) {
-            params.add(Type.getObjectType(impl.getOwner()));
-        }
-        params.addAll(List.of(implType.getArgumentTypes()));
-        Type ret = tag == H_NEWINVOKESPECIAL ? Type.getObjectType(impl.getOwner()) : implType.getReturnType();
-        String desc = Type.getMethodDescriptor(ret, params.toArray(new Type[0]));
-        MethodNode a = new MethodNode(ASM9, ACC_PRIVATE | ACC_STATIC | ACC_SYNTHETIC,
-                "weft$adapt$" + adapters++, wovenDesc(desc), null, null);
+        Type instantiated = (Type) indy.bsmArgs[2];
+        List<Type> params = new ArrayList<>(List.of(Type.getArgumentTypes(indy.desc)));
+        params.addAll(List.of(instantiated.getArgumentTypes()));
+        Type ret = instantiated.getReturnType();
+        MethodNode a = new MethodNode(ASM9, ACC_PRIVATE | ACC_STATIC | ACC_SYNTHETIC, "weft$ref$" + adapters++,
+                Type.getMethodDescriptor(ret, params.toArray(new Type[0])), null, null);
         InsnList b = a.instructions;
+        Type owner = Type.getObjectType(impl.getOwner());
         if (tag == H_NEWINVOKESPECIAL) {
             b.add(new TypeInsnNode(NEW, impl.getOwner()));
             b.add(new InsnNode(DUP));
         }
+        List<Type> targetParams = new ArrayList<>();
+        if (tag == H_INVOKEVIRTUAL || tag == H_INVOKEINTERFACE || tag == H_INVOKESPECIAL) {
+            targetParams.add(owner);
+        }
+        Type target = Type.getMethodType(impl.getDesc());
+        targetParams.addAll(List.of(target.getArgumentTypes()));
         int slot = 0;
-        for (Type p : params) {
+        for (int i = 0; i < params.size(); i++) {
+            Type p = params.get(i);
             b.add(new VarInsnNode(p.getOpcode(ILOAD), slot));
             slot += p.getSize();
+            if (i < targetParams.size()) {
+                Conversions.convert(b, p, targetParams.get(i));
+            }
         }
         int op = switch (tag) {
             case H_INVOKESTATIC -> INVOKESTATIC;
@@ -684,11 +709,20 @@ final class ClassWeaver implements Opcodes {
             default -> INVOKEVIRTUAL;
         };
         b.add(new MethodInsnNode(op, impl.getOwner(), impl.getName(), impl.getDesc(), impl.isInterface()));
+        Conversions.convert(b, tag == H_NEWINVOKESPECIAL ? owner : target.getReturnType(), ret);
         b.add(new InsnNode(ret.getOpcode(IRETURN)));
-        a.maxLocals = slot + 1;
+        a.maxLocals = slot;
+        a.maxStack = 2 * slot + 4;
+        if (params.size() != targetParams.size()) {
+            error(site.in(), indy, "a method reference to " + Names.method(impl.getOwner(), impl.getName())
+                    + " whose arguments do not match its interface one to one (varargs?): use a lambda");
+        }
         cls.methods.add(a);
-        boolean itf = (cls.access & ACC_INTERFACE) != 0;
-        return new Handle(H_INVOKESTATIC, cls.name, a.name, a.desc, itf);
+        byKey.put(a.name + a.desc, a);
+        pausable.add(a);
+        lambdaBodies.add(a);
+        weaveMethod(a);
+        return new Handle(H_INVOKESTATIC, cls.name, a.name, a.desc, (cls.access & ACC_INTERFACE) != 0);
     }
 
     // --------------------------------------------------------------------------------- reporting

@@ -148,11 +148,9 @@ final class MethodWeaver implements Opcodes {
         }
         BitSet live = flow.liveAfter(index);
         if (s.hasReceiver) {
+            // Rebuilt from its local only if that local is live here anyway: a dead local is not restored
+            // by earlier resume points, so it cannot be read at this site's pause.
             s.receiver = f.getStack(s.stackBase);
-            int src = TypedValue.localOf(s.receiver);
-            if (src >= 0 && src != fiberSlot) {
-                live.set(src); // keep the receiver's local, so that the receiver is rebuilt from it
-            }
         }
         for (int n = live.nextSetBit(0); n >= 0; n = live.nextSetBit(n + 1)) {
             if (n >= f.getLocals() || n == fiberSlot || (n == 0 && !isStatic)) {
