@@ -147,6 +147,12 @@ final class ClassWeaver implements Opcodes {
             throw new WeaveException(new WeaveError(sourceFile(), m == null ? 0 : firstLine(m), name, name
                     + " is too large once woven (" + e.getCodeSize() + " bytes of code, the JVM allows 65535):"
                     + " split it into smaller methods"));
+        } catch (ClassHierarchy.MissingClassException e) {
+            String missing = e.className.replace('/', '.');
+            throw new WeaveException(new WeaveError(sourceFile(), 0, Names.simpleClass(cls.name), "cannot compute the"
+                    + " stack map frames of " + Names.simpleClass(cls.name) + ": class " + missing + " is not on the"
+                    + " weave classpath (code compiled for a newer Java than the weaver runs on? run the weaver on"
+                    + " that JDK, or add the class to the weave classpath)"));
         } catch (ClassTooLargeException e) {
             throw new WeaveException(new WeaveError(sourceFile(), 0, Names.simpleClass(cls.name),
                     Names.simpleClass(cls.name) + " is too large once woven (" + e.getConstantPoolCount()
