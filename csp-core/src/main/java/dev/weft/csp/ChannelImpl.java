@@ -176,8 +176,30 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
 
     // ---------------------------------------------------------------------------------- the ends
 
+    /** What both ends share: the channel's lock, as a guard sees it, and poison. */
+    private abstract class End implements AltGuard {
+        public void poison() {
+            poisonChannel();
+        }
+
+        @Override
+        public long lockOrder() {
+            return id;
+        }
+
+        @Override
+        public void lock() {
+            ChannelImpl.this.lock();
+        }
+
+        @Override
+        public void unlock() {
+            ChannelImpl.this.unlock();
+        }
+    }
+
     /** The reading end. */
-    final class In implements AltingChannelInput<T>, SharedChannelInput<T>, AltGuard {
+    final class In extends End implements AltingChannelInput<T>, SharedChannelInput<T> {
         @Override
         @Pausable
         @SuppressWarnings("unchecked")
@@ -233,26 +255,6 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
         }
 
         @Override
-        public void poison() {
-            poisonChannel();
-        }
-
-        @Override
-        public long lockOrder() {
-            return id;
-        }
-
-        @Override
-        public void lock() {
-            ChannelImpl.this.lock();
-        }
-
-        @Override
-        public void unlock() {
-            ChannelImpl.this.unlock();
-        }
-
-        @Override
         public boolean ready(Selection.Registration me, List<Fiber> wake) {
             return poisoned || (buffer != null && !buffer.isEmpty()) || claimPartner(writers, me.selection, wake);
         }
@@ -269,7 +271,7 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
     }
 
     /** The writing end. */
-    final class Out implements AltingChannelOutput<T>, SharedChannelOutput<T>, AltGuard {
+    final class Out extends End implements AltingChannelOutput<T>, SharedChannelOutput<T> {
         @Override
         @Pausable
         public void write(T value) {
@@ -307,26 +309,6 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
             wakeClaimed(r); // a claimed alternative will read this value
             Fiber.park();
             received(me);
-        }
-
-        @Override
-        public void poison() {
-            poisonChannel();
-        }
-
-        @Override
-        public long lockOrder() {
-            return id;
-        }
-
-        @Override
-        public void lock() {
-            ChannelImpl.this.lock();
-        }
-
-        @Override
-        public void unlock() {
-            ChannelImpl.this.unlock();
         }
 
         @Override
