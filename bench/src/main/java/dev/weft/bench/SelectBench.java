@@ -16,9 +16,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * Select over 4 channels: 4 writers, each on its own channel, 10,000 values each; one reader selects fairly
  * among the 4 and reads the chosen one; the score is nanoseconds per value.
  *
- * <p>Only peers with a select take part: JCSP ({@code Alternative.fairSelect}) and Kilim
+ * <p>Only peers with a select take part: Weft and JCSP ({@code Alternative.fairSelect}) and Kilim
  * ({@code Mailbox.select}). {@code java.util.concurrent} has no select over {@code SynchronousQueue}s, so the
- * thread peers have no entry; Weft's entry waits for its {@code Alternative}.
+ * thread peers have no entry. Weft and Kilim get one carrier thread.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -28,6 +28,12 @@ import org.openjdk.jmh.annotations.Warmup;
 public class SelectBench {
     static final int CHANNELS = 4;
     static final int PER_WRITER = 10_000;
+
+    @Benchmark
+    @OperationsPerInvocation(CHANNELS * PER_WRITER)
+    public long weft(Peers p) {
+        return WeftWorkloads.select(p.weft, CHANNELS, PER_WRITER);
+    }
 
     @Benchmark
     @OperationsPerInvocation(CHANNELS * PER_WRITER)

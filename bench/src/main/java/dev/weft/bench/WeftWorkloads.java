@@ -1,10 +1,12 @@
 package dev.weft.bench;
 
+import dev.weft.csp.Alternative;
 import dev.weft.csp.Any2OneChannel;
 import dev.weft.csp.Channel;
 import dev.weft.csp.ChannelInput;
 import dev.weft.csp.ChannelOutput;
 import dev.weft.csp.Fiber;
+import dev.weft.csp.Guard;
 import dev.weft.csp.One2OneChannel;
 import dev.weft.csp.Parallel;
 import dev.weft.csp.Pausable;
@@ -16,7 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
 
 /**
- * The Weft side of the workloads that have no sample of their own: fan-in, spawn+join, and processes blocked
+ * The Weft side of the workloads that have no sample of their own: fan-in, select, spawn+join, and processes blocked
  * on a channel (for weighing). CommsTime, the token ring and the farm come from {@code dev.weft.samples}.
  */
 public final class WeftWorkloads {
@@ -47,6 +49,36 @@ public final class WeftWorkloads {
         long s = 0;
         for (int i = 0; i < count; i++) {
             s += in.read();
+        }
+        return s;
+    }
+
+    /** Select: {@code channels} writers, each on its own channel; the reader alternates fairly over all. */
+    public static long select(Scheduler scheduler, int channels, int perWriter) {
+        long[] sum = new long[1];
+        Weft.run(scheduler, () -> {
+            @SuppressWarnings("unchecked")
+            One2OneChannel<Integer>[] cs = new One2OneChannel[channels];
+            for (int i = 0; i < channels; i++) {
+                cs[i] = Channel.one2one();
+            }
+            Parallel.run(
+                    () -> Parallel.forRange(0, channels, w -> write(cs[w].out(), perWriter)),
+                    () -> sum[0] = selectAndRead(cs, channels * perWriter));
+        });
+        return sum[0];
+    }
+
+    @Pausable
+    static long selectAndRead(One2OneChannel<Integer>[] channels, int count) {
+        Guard[] guards = new Guard[channels.length];
+        for (int i = 0; i < channels.length; i++) {
+            guards[i] = channels[i].in();
+        }
+        Alternative alt = new Alternative(guards);
+        long s = 0;
+        for (int i = 0; i < count; i++) {
+            s += channels[alt.fairSelect()].in().read();
         }
         return s;
     }

@@ -153,9 +153,7 @@ public final class Report {
                 if (values.containsKey(k) || why.containsKey(k)) {
                     continue;
                 }
-                if (row.key.equals("SelectBench") && peer.equals("weft")) {
-                    why.put(k, "Weft Alternative not yet available");
-                } else if (row.key.equals("SelectBench") && (peer.equals("threads") || peer.equals("virtualThreads"))) {
+                if (row.key.equals("SelectBench") && (peer.equals("threads") || peer.equals("virtualThreads"))) {
                     why.put(k, "java.util.concurrent has no select over SynchronousQueues");
                 } else if (peer.equals("virtualThreads") && !virtualThreads) {
                     why.put(k, "virtual threads need JDK 21+; this run used JDK " + version);
@@ -370,6 +368,12 @@ public final class Report {
             int y = top + i * group;
             s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>\n",
                     left - 8, y + 2 * bar + 4, escape(row.workload)));
+            if (value(row, "weft") == null) {
+                s.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" fill=\"#999\">no Weft figure: %s"
+                        + "</text>\n", zero + 6, y + 2 * bar + 4,
+                        escape(why.getOrDefault(row.key + ".weft", "no result"))));
+                continue;
+            }
             for (int p = 1; p < PEERS.length; p++) {
                 Double r = ratio(row, PEERS[p]);
                 int by = y + (p - 1) * bar;
