@@ -52,8 +52,9 @@ public final class TokenRing {
         try (Scheduler scheduler = Scheduler.create(workers)) {
             run(scheduler, elements, tokens, roundTrips); // warm-up
             Result r = run(scheduler, elements, tokens, roundTrips);
-            System.out.printf("TokenRing: %.1f ns per hop (%d elements, %d tokens, %d round trips, %d worker%s)%n",
-                    r.nanosPerHop(), elements, tokens, r.roundTrips, workers, workers == 1 ? "" : "s");
+            System.out.printf("TokenRing: %.1f ns per hop (%d elements, %d token%s, %d round trips, %d worker%s)%n",
+                    r.nanosPerHop(), elements, tokens, tokens == 1 ? "" : "s", r.roundTrips, workers,
+                    workers == 1 ? "" : "s");
         }
     }
 
