@@ -77,7 +77,7 @@ final class QueuedChannel<T> implements One2OneChannel<T>, Any2OneChannel<T>, On
         if (value != null) {
             return (T) value;
         }
-        Fiber.park();
+        Fiber.parkOn(this);
         Object v = me.transfer;
         me.transfer = null;
         if (v == POISON) {
@@ -120,7 +120,7 @@ final class QueuedChannel<T> implements One2OneChannel<T>, Any2OneChannel<T>, On
             reader.unpark();
             return;
         }
-        Fiber.park();
+        Fiber.parkOn(this);
         Object v = me.transfer;
         me.transfer = null;
         if (v == POISON) {

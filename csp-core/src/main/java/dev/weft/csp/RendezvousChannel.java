@@ -47,7 +47,7 @@ final class RendezvousChannel<T> implements One2OneChannel<T>, AltingChannelInpu
             if (s == null) {
                 me.transfer = READING;
                 if (SLOT.compareAndSet(this, null, me)) {
-                    Fiber.park();
+                    Fiber.parkOn(this);
                     Object v = me.transfer;
                     me.transfer = null;
                     if (v == POISON) {
@@ -84,7 +84,7 @@ final class RendezvousChannel<T> implements One2OneChannel<T>, AltingChannelInpu
             if (s == null) {
                 me.transfer = value;
                 if (SLOT.compareAndSet(this, null, me)) {
-                    Fiber.park();
+                    Fiber.parkOn(this);
                     Object v = me.transfer;
                     me.transfer = null;
                     if (v == POISON) {
