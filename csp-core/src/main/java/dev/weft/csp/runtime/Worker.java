@@ -24,8 +24,8 @@ final class Worker implements Runnable {
     /** Dispatches per fiber of the batch before the worker rotates, and the bound on that count. */
     private static final int DISPATCH_PER_FIBER = 8;
     private static final int DISPATCH_LIMIT = 256;
-    /** Fibers spawned here after which the spawner's batch is published for stealing. */
-    private static final int SPAWN_BATCH = 8;
+    /** Batches smaller than this are merged as the owner takes them back from its window. */
+    private static final int MERGE_BELOW = 8;
     /** How long an idle worker spins looking for work before it parks. */
     private static final long SPIN_NANOS = 5_000;
     private static final VarHandle PARKED;
@@ -49,10 +49,11 @@ final class Worker implements Runnable {
     private final BatchList overflow = new BatchList();
     private Batch spare;
     private int dispatch;
-    private int spawned;
     private boolean shrank;
     /** 1 while parked (or about to park): whoever clears it owes the worker an unpark. */
     private volatile int parked;
+    /** True while in {@link #idle()}. */
+    private volatile boolean idling;
     private Carrier thread;
     /** The fiber this carrier is running right now (plain field: other threads read it only for dumps). */
     Continuation running;
@@ -88,15 +89,19 @@ final class Worker implements Runnable {
         active.add(c);
     }
 
-    /** A fiber spawned by the fiber running here: joins the active batch, published every few spawns. */
+    /**
+     * A fiber spawned by the fiber running here: queued here, in the migration window, so that it starts
+     * here unless an idle worker takes it first (even while the spawner keeps this carrier busy). The
+     * owner merges small batches again as it takes them back.
+     */
     void pushNew(Continuation c) {
-        active.add(c);
-        if (stealing && ++spawned >= SPAWN_BATCH) {
-            spawned = 0;
-            Batch b = newBatch();
-            b.takeAll(active);
-            enqueue(b);
+        if (!stealing) {
+            active.add(c);
+            return;
         }
+        Batch b = newBatch();
+        b.add(c);
+        enqueue(b);
     }
 
     /** A fiber handed over by another thread. */
@@ -108,7 +113,6 @@ final class Worker implements Runnable {
     /** Unparks this worker if it is parked; true if this call did. */
     boolean wakeIfParked() {
         if (parked == 1 && PARKED.compareAndSet(this, 1, 0)) {
-            pool.sleepers.decrementAndGet();
             LockSupport.unpark(thread);
             return true;
         }
@@ -117,6 +121,11 @@ final class Worker implements Runnable {
 
     boolean isParked() {
         return parked == 1;
+    }
+
+    /** Whether this worker is looking for work (spinning or parked). */
+    boolean isIdle() {
+        return idling;
     }
 
     /** Whether fibers other than the running one wait on this worker. Carrier only. */
@@ -187,7 +196,6 @@ final class Worker implements Runnable {
         }
         dispatch = Math.min(Math.max(active.size(), 1) * DISPATCH_PER_FIBER, DISPATCH_LIMIT);
         shrank = false;
-        spawned = 0;
     }
 
     /** Queues a batch behind the others, stealable; wakes a parked worker to come and take it. */
@@ -207,15 +215,18 @@ final class Worker implements Runnable {
 
     /** Makes the oldest waiting batch active (unless a thief took every one first). */
     private void takeBatch() {
-        Batch b = window.poll();
-        if (b == null) {
-            b = overflow.poll();
-        }
-        if (b != null) {
+        do {
+            Batch b = window.poll();
+            if (b == null) {
+                b = overflow.poll();
+                if (b == null) {
+                    return;
+                }
+            }
             active.takeAll(b);
             spare = b;
             refillWindow();
-        }
+        } while (active.size() < MERGE_BELOW);
     }
 
     private Batch newBatch() {
@@ -231,6 +242,17 @@ final class Worker implements Runnable {
 
     /** Looks for work, spinning briefly, then parks; false once the pool is closed and idle for good. */
     private boolean idle() {
+        idling = true;
+        pool.idle.incrementAndGet();
+        try {
+            return spinThenPark();
+        } finally {
+            pool.idle.decrementAndGet();
+            idling = false;
+        }
+    }
+
+    private boolean spinThenPark() {
         long spinEnd = 0;
         for (int i = 0; ; i++) {
             if (findWork()) {
@@ -247,7 +269,6 @@ final class Worker implements Runnable {
             Thread.onSpinWait();
         }
         PARKED.setVolatile(this, 1);
-        pool.sleepers.incrementAndGet();
         try {
             if (findWork()) {
                 return true;
@@ -266,9 +287,7 @@ final class Worker implements Runnable {
             }
             return true;
         } finally {
-            if (PARKED.compareAndSet(this, 1, 0)) {
-                pool.sleepers.decrementAndGet();
-            }
+            parked = 0;
         }
     }
 

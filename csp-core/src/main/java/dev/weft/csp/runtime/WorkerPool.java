@@ -18,8 +18,8 @@ public final class WorkerPool {
     private final Worker[] workers;
     private final AtomicInteger nextExternal = new AtomicInteger();
     private final BiConsumer<Object, Throwable> uncaughtHandler;
-    /** Workers parked (or about to park): read before waking one, so a busy pool pays one volatile read. */
-    final AtomicInteger sleepers = new AtomicInteger();
+    /** Workers looking for work (spinning or parked): a busy pool pays one volatile read to know none is. */
+    final AtomicInteger idle = new AtomicInteger();
     /** Batches stolen so far (statistics). */
     final LongAdder steals = new LongAdder();
     private final AtomicInteger blockingInFlight = new AtomicInteger();
@@ -91,9 +91,9 @@ public final class WorkerPool {
         if (workers.length == 1) {
             return workers[0];
         }
-        if (sleepers.get() > 0) {
+        if (idle.get() > 0) {
             for (Worker w : workers) {
-                if (w.isParked()) {
+                if (w.isIdle()) {
                     return w;
                 }
             }
@@ -131,7 +131,7 @@ public final class WorkerPool {
 
     /** Wakes one parked worker other than {@code from}, if any: a batch was published for stealing. */
     void signalWork(Worker from) {
-        if (sleepers.get() > 0) {
+        if (idle.get() > 0) {
             for (Worker w : workers) {
                 if (w != from && w.wakeIfParked()) {
                     return;
