@@ -198,9 +198,10 @@ public final class Fiber extends Continuation {
     }
 
     /**
-     * The preemption check that the weaver's preemptive mode inserts at loop back-edges: every
-     * {@code weft.preemptChecks} calls (default 8192) the fiber yields if other fibers wait for its
-     * carrier. Costs a decrement and a branch otherwise. Does nothing on a plain thread.
+     * A preemption check to place in a long loop by hand: every {@code weft.preemptChecks} calls (default
+     * 8192) the fiber yields if other fibers wait for its carrier; otherwise it costs a decrement of a field
+     * and a branch. Does nothing on a plain thread. (The weaver's preemptive mode keeps its counter in a
+     * local variable instead and calls {@link #yieldIfOthersWait()}.)
      */
     @Pausable
     public static void yieldIfDue() {
@@ -211,6 +212,26 @@ public final class Fiber extends Continuation {
     public static void yieldIfDue(Fiber f) {
         if (--f.budget <= 0) {
             f.preemptionPoint();
+        }
+    }
+
+    /**
+     * Yields if other fibers wait for this carrier, else goes on at once. The weaver's preemptive mode calls
+     * it from loop back-edges, every {@code PREEMPT_CHECKS} passes of a counter kept in a local variable.
+     * Does nothing on a plain thread.
+     */
+    @Pausable
+    public static void yieldIfOthersWait() {
+        // a plain thread is never preempted by Weft
+    }
+
+    /** Woven form of {@link #yieldIfOthersWait()}. */
+    public static void yieldIfOthersWait(Fiber f) {
+        if (f.mode == RESUMING) {
+            f.mode = RUNNING;
+        } else if (f.thread == null && f.pool.hasOtherWorkHere()) {
+            f.yieldState = YIELDING;
+            f.mode = PAUSING;
         }
     }
 

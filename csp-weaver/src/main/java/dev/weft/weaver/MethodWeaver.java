@@ -11,6 +11,7 @@ import org.objectweb.asm.Type;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.ClassNode;
 import org.objectweb.asm.tree.FieldInsnNode;
+import org.objectweb.asm.tree.IincInsnNode;
 import org.objectweb.asm.tree.InsnList;
 import org.objectweb.asm.tree.InsnNode;
 import org.objectweb.asm.tree.JumpInsnNode;
@@ -120,20 +121,46 @@ final class MethodWeaver implements Opcodes {
         emit(sites);
     }
 
+    /** Back-edges between two preemption checks that may yield (the counter's reset value). */
+    static final int PREEMPT_EVERY = 8192;
+
     /**
-     * Preemptive mode: a call to {@code Fiber.yieldIfDue()} before every jump back to an earlier instruction
-     * (a loop's back-edge). It touches no operand, so the jump's operands stay where they are; the call is
-     * then woven like any other pausable call.
+     * Preemptive mode: before every jump back to an earlier instruction (a loop's back-edge), count down a
+     * counter kept in a new local; when it reaches zero, reset it and call {@code Fiber.yieldIfOthersWait()},
+     * which is then woven like any other pausable call. None of this touches the jump's operands, and the
+     * common path is an {@code iinc}, a load and a branch.
      */
     private void insertPreemptionChecks() {
         InsnList insns = method.instructions;
+        List<AbstractInsnNode> edges = new ArrayList<>();
         for (AbstractInsnNode insn : insns.toArray()) {
             if (isBackEdge(insn)) {
-                MethodInsnNode check = new MethodInsnNode(INVOKESTATIC, FIBER, "yieldIfDue", "()V", false);
-                insns.insertBefore(insn, check);
-                checks.add(check);
+                edges.add(insn);
             }
         }
+        if (edges.isEmpty()) {
+            return;
+        }
+        int counter = Math.max(method.maxLocals, fiberSlot + 1);
+        method.maxLocals = counter + 1;
+        for (AbstractInsnNode edge : edges) {
+            LabelNode skip = new LabelNode();
+            InsnList check = new InsnList();
+            check.add(new IincInsnNode(counter, -1));
+            check.add(new VarInsnNode(ILOAD, counter));
+            check.add(new JumpInsnNode(IFGT, skip));
+            check.add(new LdcInsnNode(PREEMPT_EVERY));
+            check.add(new VarInsnNode(ISTORE, counter));
+            MethodInsnNode call = new MethodInsnNode(INVOKESTATIC, FIBER, "yieldIfOthersWait", "()V", false);
+            check.add(call);
+            check.add(skip);
+            insns.insertBefore(edge, check);
+            checks.add(call);
+        }
+        InsnList init = new InsnList();
+        init.add(new LdcInsnNode(PREEMPT_EVERY));
+        init.add(new VarInsnNode(ISTORE, counter));
+        insns.insert(init);
     }
 
     private boolean isBackEdge(AbstractInsnNode insn) {

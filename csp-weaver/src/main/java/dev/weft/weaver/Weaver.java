@@ -23,10 +23,10 @@ public final class Weaver {
 
     /**
      * As {@link #Weaver(ClassFinder)}; if {@code preemptive}, every loop back-edge of a pausable method
-     * (outside {@code synchronized} blocks) also gets a preemption check, a call to
-     * {@code Fiber.yieldIfDue()}, so that a fiber spinning in a loop lets the other fibers of its carrier run
-     * (COMPOSITA's checkpoints). Off by default: fibers are cooperative, and a check costs a decrement and a
-     * branch per iteration.
+     * (outside {@code synchronized} blocks) also gets a preemption check: a counter in a local variable,
+     * and every 8192 passes a call to {@code Fiber.yieldIfOthersWait()}, so that a fiber spinning in a loop
+     * lets the other fibers of its carrier run (COMPOSITA's checkpoints). Off by default: fibers are
+     * cooperative, and a check costs a decrement and a branch per iteration.
      */
     public Weaver(ClassFinder classpath, boolean preemptive) {
         this.hierarchy = new ClassHierarchy(classpath.then(ClassFinder.jdk()));

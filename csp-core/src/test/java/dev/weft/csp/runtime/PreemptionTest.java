@@ -113,8 +113,8 @@ class PreemptionTest {
                 StandardCharsets.ISO_8859_1);
         String preemptive = new String(compileAndWeave(Map.of("Spinner", SPINNER), true).get("snip.Spinner"),
                 StandardCharsets.ISO_8859_1);
-        assertFalse(plain.contains("yieldIfDue"));
-        assertTrue(preemptive.contains("yieldIfDue"));
+        assertFalse(plain.contains("yieldIfOthersWait"));
+        assertTrue(preemptive.contains("yieldIfOthersWait"));
     }
 
     private Map<String, byte[]> compileAndWeave(Map<String, String> sources, boolean preemptive) throws Exception {
