@@ -6,12 +6,12 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * One carrier's scheduler, after CCSP. Fibers run from a private FIFO, the active batch; a fiber made
- * runnable by the fiber running here joins it (communicating fibers stay together), and so does a fiber
- * spawned here. After a bounded number of dispatches the worker rotates: it takes in what other threads
- * handed it ({@link Inbox}), fires due timers, splits a batch that never shrank to one runnable fiber (its
- * fibers are probably independent), and if other batches wait, queues the active batch behind them and
- * takes the oldest. Waiting batches sit in a {@link MigrationWindow}, where idle workers steal them one
- * batch at a time.
+ * runnable by the fiber running here joins it (communicating fibers stay together). After a bounded number
+ * of dispatches the worker rotates: it takes in what other threads handed it ({@link Inbox}), fires due
+ * timers, splits a batch that never shrank to one runnable fiber (its fibers are probably independent),
+ * and if other batches wait, queues the active batch behind them and takes the oldest (merging small ones).
+ * Waiting batches sit in a {@link MigrationWindow}, where idle workers steal them one batch at a time; a
+ * fiber spawned here is queued there at once, so it starts here unless an idle worker takes it first.
  *
  * <p>When it finds no work, a worker spins for a few microseconds looking for some (its inbox, other
  * workers' windows and inboxes, due timers anywhere), then parks until work is handed to it, a batch is
