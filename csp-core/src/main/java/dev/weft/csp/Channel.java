@@ -13,7 +13,7 @@ public final class Channel {
 
     /** A synchronous channel between one writer and one reader. */
     public static <T> One2OneChannel<T> one2one() {
-        return new RendezvousChannel<>();
+        return new ChannelImpl<>(null, false, false);
     }
 
     /** A one-to-one channel holding up to {@code capacity} values (0: synchronous). */
@@ -23,16 +23,12 @@ public final class Channel {
 
     /** A one-to-one channel buffered by {@code buffer}. */
     public static <T> One2OneChannel<T> one2one(ChannelBuffer<T> buffer) {
-        if (Objects.requireNonNull(buffer, "buffer is null").isSynchronous()) {
-            buffer.claim();
-            return new RendezvousChannel<>();
-        }
-        return new QueuedChannel<>(buffer, false, false);
+        return new ChannelImpl<>(Objects.requireNonNull(buffer, "buffer is null"), false, false);
     }
 
     /** A synchronous channel with any number of writers and one reader. */
     public static <T> Any2OneChannel<T> any2one() {
-        return new QueuedChannel<>(null, false, true);
+        return new ChannelImpl<>(null, false, true);
     }
 
     /** An any-to-one channel holding up to {@code capacity} values (0: synchronous). */
@@ -42,12 +38,12 @@ public final class Channel {
 
     /** An any-to-one channel buffered by {@code buffer}. */
     public static <T> Any2OneChannel<T> any2one(ChannelBuffer<T> buffer) {
-        return new QueuedChannel<>(Objects.requireNonNull(buffer, "buffer is null"), false, true);
+        return new ChannelImpl<>(Objects.requireNonNull(buffer, "buffer is null"), false, true);
     }
 
     /** A synchronous channel with one writer and any number of readers. */
     public static <T> One2AnyChannel<T> one2any() {
-        return new QueuedChannel<>(null, true, false);
+        return new ChannelImpl<>(null, true, false);
     }
 
     /** A one-to-any channel holding up to {@code capacity} values (0: synchronous). */
@@ -57,12 +53,12 @@ public final class Channel {
 
     /** A one-to-any channel buffered by {@code buffer}. */
     public static <T> One2AnyChannel<T> one2any(ChannelBuffer<T> buffer) {
-        return new QueuedChannel<>(Objects.requireNonNull(buffer, "buffer is null"), true, false);
+        return new ChannelImpl<>(Objects.requireNonNull(buffer, "buffer is null"), true, false);
     }
 
     /** A synchronous channel with any number of writers and readers. */
     public static <T> Any2AnyChannel<T> any2any() {
-        return new QueuedChannel<>(null, true, true);
+        return new ChannelImpl<>(null, true, true);
     }
 
     /** An any-to-any channel holding up to {@code capacity} values (0: synchronous). */
@@ -72,6 +68,6 @@ public final class Channel {
 
     /** An any-to-any channel buffered by {@code buffer}. */
     public static <T> Any2AnyChannel<T> any2any(ChannelBuffer<T> buffer) {
-        return new QueuedChannel<>(Objects.requireNonNull(buffer, "buffer is null"), true, true);
+        return new ChannelImpl<>(Objects.requireNonNull(buffer, "buffer is null"), true, true);
     }
 }

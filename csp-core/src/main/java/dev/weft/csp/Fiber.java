@@ -277,6 +277,19 @@ public final class Fiber extends Continuation {
         permit = false;
     }
 
+    /** Blocks this thread's own fiber until unparked (true) or until {@code deadline} passes (false). */
+    boolean blockThreadUntil(long deadline) {
+        long wait;
+        while (!permit) {
+            if ((wait = deadline - System.nanoTime()) <= 0) {
+                return false;
+            }
+            LockSupport.parkNanos(this, wait);
+        }
+        permit = false;
+        return true;
+    }
+
     /** Whether this is a plain thread's own fiber (pauses block the thread). */
     boolean isThreadBound() {
         return thread != null;

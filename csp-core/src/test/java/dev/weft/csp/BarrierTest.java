@@ -16,7 +16,7 @@ class BarrierTest {
     @Timeout(30)
     void lockStepOnOneWorker() {
         try (Scheduler s = Scheduler.singleThreaded()) {
-            lockStep(s, 2_000);
+            lockStep(s, 10_000);
         }
     }
 

@@ -234,6 +234,8 @@ final class ClassHierarchy {
 
     /** The most specific common superclass (interfaces merge to Object, as the verifier does). */
     String commonSuperClass(String a, String b) {
+        require(a); // frames built on a guessed hierarchy would not verify: refuse instead
+        require(b);
         if (isSubtype(a, b) && !isInterface(b)) {
             return b;
         }

@@ -101,18 +101,24 @@ final class ClassWeaver implements Opcodes {
 
     byte[] weave() {
         ClassReader reader = read();
-        if (isWoven(reader)) {
-            return input;
-        }
-        cls = new ClassNode(ASM9) {
-            @Override
-            public MethodVisitor visitMethod(int access, String name, String desc, String sig, String[] exc) {
-                MethodVisitor mn = super.visitMethod(access, name, desc, sig, exc);
-                return new JSRInlinerAdapter(mn, access, name, desc, sig, exc);
+        try {
+            // ClassReader checks only the header and the constant pool up front: a class file cut short or
+            // corrupt further on fails here, while it is read.
+            if (isWoven(reader)) {
+                return input;
             }
-        };
-        reader.accept(cls, ClassReader.SKIP_FRAMES);
-        hierarchy.put(ClassHierarchy.read(reader));
+            cls = new ClassNode(ASM9) {
+                @Override
+                public MethodVisitor visitMethod(int access, String name, String desc, String sig, String[] exc) {
+                    MethodVisitor mn = super.visitMethod(access, name, desc, sig, exc);
+                    return new JSRInlinerAdapter(mn, access, name, desc, sig, exc);
+                }
+            };
+            reader.accept(cls, ClassReader.SKIP_FRAMES);
+            hierarchy.put(ClassHierarchy.read(reader));
+        } catch (RuntimeException e) {
+            throw invalid(e);
+        }
         for (MethodNode m : cls.methods) {
             byKey.put(m.name + m.desc, m);
         }
@@ -144,6 +150,12 @@ final class ClassWeaver implements Opcodes {
             throw new WeaveException(new WeaveError(sourceFile(), m == null ? 0 : firstLine(m), name, name
                     + " is too large once woven (" + e.getCodeSize() + " bytes of code, the JVM allows 65535):"
                     + " split it into smaller methods"));
+        } catch (ClassHierarchy.MissingClassException e) {
+            String missing = e.className.replace('/', '.');
+            throw new WeaveException(new WeaveError(sourceFile(), 0, Names.simpleClass(cls.name), "cannot compute the"
+                    + " stack map frames of " + Names.simpleClass(cls.name) + ": class " + missing + " is not on the"
+                    + " weave classpath (code compiled for a newer Java than the weaver runs on? run the weaver on"
+                    + " that JDK, or add the class to the weave classpath)"));
         } catch (ClassTooLargeException e) {
             throw new WeaveException(new WeaveError(sourceFile(), 0, Names.simpleClass(cls.name),
                     Names.simpleClass(cls.name) + " is too large once woven (" + e.getConstantPoolCount()
@@ -152,17 +164,29 @@ final class ClassWeaver implements Opcodes {
     }
 
     private ClassReader read() {
+        // Without this check, garbage whose bytes 6-7 read as a high "major version" would be reported as a
+        // class file too new for the weaver.
+        int magic = input.length >= 4 ? ((input[0] & 0xff) << 24) | ((input[1] & 0xff) << 16)
+                | ((input[2] & 0xff) << 8) | (input[3] & 0xff) : 0;
+        if (magic != 0xCAFEBABE) {
+            throw new WeaveException(new WeaveError("?", 0, "?",
+                    "not a valid class file: it does not start with 0xCAFEBABE"));
+        }
         int major = input.length >= 8 ? ((input[6] & 0xff) << 8) | (input[7] & 0xff) : -1;
         try {
             return new ClassReader(input);
-        } catch (IllegalArgumentException | ArrayIndexOutOfBoundsException e) {
-            String why = String.valueOf(e.getMessage());
-            if (why.contains("Unsupported class file major version")) {
+        } catch (RuntimeException e) {
+            if (String.valueOf(e.getMessage()).contains("Unsupported class file major version")) {
                 throw new WeaveException(new WeaveError("?", 0, "?", "class file version " + major + " (Java "
                         + (major - 44) + ") is newer than this csp-weaver supports: upgrade csp-weaver"));
             }
-            throw new WeaveException(new WeaveError("?", 0, "?", "not a valid class file: " + why));
+            throw invalid(e);
         }
+    }
+
+    private static WeaveException invalid(RuntimeException e) {
+        String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        return new WeaveException(new WeaveError("?", 0, "?", "not a valid class file (truncated or corrupt): " + why));
     }
 
     // ------------------------------------------------------------------------- which methods pause

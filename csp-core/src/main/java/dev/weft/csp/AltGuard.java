@@ -1,0 +1,28 @@
+package dev.weft.csp;
+
+/**
+ * How an {@link Alternative} talks to a guard. Channel ends take their channel's lock in {@link #lock()};
+ * the alternative holds the locks of all its guards (in {@link #lockOrder()} order, so that alternatives
+ * never deadlock) while it checks them and registers with them, as Go's select does.
+ */
+interface AltGuard extends Guard {
+    /** A number that orders the locks of guards; guards without a lock return 0. */
+    long lockOrder();
+
+    void lock();
+
+    void unlock();
+
+    /**
+     * Whether the guard is ready now (a poisoned channel counts as ready). If readiness means a waiting
+     * alternative on the other end, that alternative is claimed here (committed to this one) and added to
+     * {@code wake}. Called under the lock.
+     */
+    boolean ready(Selection.Registration me, java.util.List<Fiber> wake);
+
+    /** Queues {@code me} to be claimed when the guard becomes ready. Called under the lock. */
+    void register(Selection.Registration me);
+
+    /** Removes {@code me} if it is still queued. Called under the lock. */
+    void unregister(Selection.Registration me);
+}

@@ -1,0 +1,226 @@
+package dev.weft.csp;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * Waits for one of several guards to become ready: channel inputs (a value is waiting), channel outputs
+ * (a reader is waiting, or the buffer has room), {@link Guards#skip()}, timeouts and deadlines. After
+ * {@code select} returns {@code i}, the operation on guard {@code i} (read, write, accept) goes through
+ * without waiting for another party to arrive. An input guard and an output guard on the two ends of
+ * one channel, held by two alternatives at once, find each other. A poisoned channel end counts as ready;
+ * the operation that follows its selection throws {@link PoisonException}.
+ *
+ * <p>An alternative is used by one process at a time.
+ */
+public final class Alternative {
+    private final Guard[] guards;
+    private final AltGuard[] alt;
+    private final AltGuard[] lockOrder; // distinct locks, in global order
+    private int favourite;
+
+    /**
+     * An alternative over {@code guards}: channel ends from {@link Channel}, {@link Guards}, connection
+     * servers.
+     *
+     * @throws IllegalArgumentException if there is no guard, or one is null or not a Weft guard
+     */
+    public Alternative(Guard... guards) {
+        if (guards == null || guards.length == 0) {
+            throw new IllegalArgumentException("an Alternative needs at least one guard");
+        }
+        this.guards = guards.clone();
+        this.alt = new AltGuard[guards.length];
+        for (int i = 0; i < guards.length; i++) {
+            if (guards[i] == null) {
+                throw new IllegalArgumentException("guard " + i + " is null");
+            }
+            if (!(guards[i] instanceof AltGuard)) {
+                throw new IllegalArgumentException("guard " + i + " (" + guards[i].getClass().getName()
+                        + ") is not a guard made by Weft (a channel end, a connection server or Guards)");
+            }
+            alt[i] = (AltGuard) guards[i];
+        }
+        AltGuard[] sorted = alt.clone();
+        Arrays.sort(sorted, Comparator.comparingLong(AltGuard::lockOrder));
+        List<AltGuard> distinct = new ArrayList<>();
+        long last = 0;
+        for (AltGuard g : sorted) {
+            if (g.lockOrder() != 0 && g.lockOrder() != last) {
+                distinct.add(g);
+                last = g.lockOrder();
+            }
+        }
+        lockOrder = distinct.toArray(new AltGuard[0]);
+    }
+
+    /** Waits for some ready guard and returns its index; fair over repeated calls. */
+    @Pausable
+    public int select() {
+        return fairSelect();
+    }
+
+    /** Waits for a ready guard; among several ready, the lowest index wins. */
+    @Pausable
+    public int priSelect() {
+        return choose(null, 0);
+    }
+
+    /** Waits for a ready guard; priority rotates past the last one chosen, so none starves. */
+    @Pausable
+    public int fairSelect() {
+        int i = choose(null, favourite);
+        favourite = (i + 1) % guards.length;
+        return i;
+    }
+
+    /** As {@link #select()}, with guard {@code i} taking part only if {@code pre[i]} is true. */
+    @Pausable
+    public int select(boolean... pre) {
+        checkPreconditions(pre);
+        int i = choose(pre, favourite);
+        favourite = (i + 1) % guards.length;
+        return i;
+    }
+
+    /** As {@link #priSelect()}, with guard {@code i} taking part only if {@code pre[i]} is true. */
+    @Pausable
+    public int priSelect(boolean... pre) {
+        checkPreconditions(pre);
+        return choose(pre, 0);
+    }
+
+    /** The lowest-index ready guard (a poisoned one counts), or -1 if none is ready; never waits. */
+    public int selectNow() {
+        Selection sel = new Selection(null);
+        List<Fiber> wake = new ArrayList<>(1);
+        long now = System.nanoTime();
+        int chosen = -1;
+        lockAll();
+        try {
+            for (int i = 0; i < alt.length && chosen < 0; i++) {
+                if (isReady(i, new Selection.Registration(sel, i), wake, now, now)) {
+                    chosen = i;
+                }
+            }
+        } finally {
+            unlockAll();
+        }
+        wakeAll(wake);
+        return chosen;
+    }
+
+    private void checkPreconditions(boolean[] pre) {
+        if (pre == null || pre.length != guards.length) {
+            throw new IllegalArgumentException("expected " + guards.length + " preconditions, one per guard, got "
+                    + (pre == null ? "null" : String.valueOf(pre.length)));
+        }
+    }
+
+    private boolean isReady(int i, Selection.Registration reg, List<Fiber> wake, long start, long now) {
+        if (alt[i] instanceof Guards.TimeGuard) {
+            return now - ((Guards.TimeGuard) alt[i]).deadline(start) >= 0;
+        }
+        return alt[i].ready(reg, wake);
+    }
+
+    /** The select: check every guard under all locks; if none is ready, register with all and wait. */
+    @Pausable
+    private int choose(boolean[] pre, int start) {
+        int n = alt.length;
+        boolean any = false;
+        for (int i = 0; i < n; i++) {
+            any |= pre == null || pre[i];
+        }
+        if (!any) {
+            throw new IllegalStateException("every guard of the Alternative is disabled by its precondition");
+        }
+        Fiber me = Fiber.current();
+        Selection sel = new Selection(me);
+        Selection.Registration[] regs = new Selection.Registration[n];
+        List<Fiber> wake = new ArrayList<>(1);
+        long began = System.nanoTime();
+        long deadline = 0;
+        int timer = -1;
+        int chosen = -1;
+        lockAll();
+        for (int k = 0; k < n && chosen < 0; k++) {
+            int i = (start + k) % n;
+            if (pre != null && !pre[i]) {
+                continue;
+            }
+            regs[i] = new Selection.Registration(sel, i);
+            if (isReady(i, regs[i], wake, began, began)) {
+                chosen = i;
+                sel.claim(i);
+            } else if (alt[i] instanceof Guards.TimeGuard) {
+                long d = ((Guards.TimeGuard) alt[i]).deadline(began);
+                if (timer < 0 || d - deadline < 0) {
+                    timer = i;
+                    deadline = d;
+                }
+            }
+        }
+        if (chosen < 0) {
+            for (int i = 0; i < n; i++) {
+                if (regs[i] != null) {
+                    alt[i].register(regs[i]);
+                }
+            }
+        }
+        unlockAll();
+        wakeAll(wake);
+        if (chosen >= 0) {
+            return chosen;
+        }
+        awaitClaim(me, sel, timer, deadline);
+        lockAll();
+        for (int i = 0; i < n; i++) {
+            if (regs[i] != null) {
+                alt[i].unregister(regs[i]);
+            }
+        }
+        unlockAll();
+        return sel.selected();
+    }
+
+    /** Pauses until a partner or the earliest timer claims the selection. */
+    @Pausable
+    private static void awaitClaim(Fiber me, Selection sel, int timer, long deadline) {
+        if (timer >= 0 && me.isThreadBound()) {
+            if (!me.blockThreadUntil(deadline) && !sel.claim(timer)) {
+                Fiber.park(); // a partner claimed it as the time ran out: take its wake-up
+            }
+            return;
+        }
+        if (timer >= 0) {
+            int t = timer;
+            me.pool().wakeAt(deadline, () -> {
+                if (sel.claim(t)) {
+                    me.unpark();
+                }
+            });
+        }
+        Fiber.park();
+    }
+
+    private void lockAll() {
+        for (AltGuard g : lockOrder) {
+            g.lock();
+        }
+    }
+
+    private void unlockAll() {
+        for (int i = lockOrder.length - 1; i >= 0; i--) {
+            lockOrder[i].unlock();
+        }
+    }
+
+    private static void wakeAll(List<Fiber> fibers) {
+        for (Fiber f : fibers) {
+            f.unpark();
+        }
+    }
+}

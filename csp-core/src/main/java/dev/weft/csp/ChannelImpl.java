@@ -1,0 +1,329 @@
+package dev.weft.csp;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Every kind of channel: synchronous or buffered, single or shared ends. State changes under a small spin
+ * lock (one compare-and-set to take it, a plain release store to leave it; it is never held across a
+ * pause). Waiting readers and writers queue in arrival order; a waiting writer's value rides in its fiber.
+ * The second party of an exchange completes it and wakes the first.
+ *
+ * <p>Alternatives register on a channel end like waiting parties; the party that finds a registration
+ * claims the alternative (commits it to this channel) before counting it as a partner.
+ */
+final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2AnyChannel<T>,
+        Any2AnyChannel<T> {
+    private static final Object POISON = new Object();
+    private static final AtomicLong IDS = new AtomicLong();
+    private static final VarHandle LOCK;
+
+    static {
+        try {
+            LOCK = MethodHandles.lookup().findVarHandle(ChannelImpl.class, "locked", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final long id = IDS.incrementAndGet();
+    private final ChannelBuffer<T> buffer; // null: synchronous
+    private final boolean sharedReaders;
+    private final boolean sharedWriters;
+    private final WaitQueue readers = new WaitQueue();
+    private final WaitQueue writers = new WaitQueue();
+    private final In in = new In();
+    private final Out out = new Out();
+    private volatile int locked;
+    private boolean poisoned;
+
+    ChannelImpl(ChannelBuffer<T> buffer, boolean sharedReaders, boolean sharedWriters) {
+        ChannelBuffer<T> b = buffer == null ? null : buffer.claim();
+        this.buffer = b == null || b.isSynchronous() ? null : b;
+        this.sharedReaders = sharedReaders;
+        this.sharedWriters = sharedWriters;
+    }
+
+    @Override
+    public In in() {
+        return in;
+    }
+
+    @Override
+    public Out out() {
+        return out;
+    }
+
+    // ------------------------------------------------------------------------------------ locking
+
+    private void lock() {
+        if (!LOCK.compareAndSet(this, 0, 1)) {
+            lockSlowly();
+        }
+    }
+
+    private void lockSlowly() {
+        for (int spins = 0; ; spins++) {
+            if (locked == 0 && LOCK.compareAndSet(this, 0, 1)) {
+                return;
+            }
+            if (spins < 100) {
+                Thread.onSpinWait();
+            } else {
+                Thread.yield(); // the holder was descheduled in its few instructions
+            }
+        }
+    }
+
+    private void unlock() {
+        LOCK.setRelease(this, 0);
+    }
+
+    // ------------------------------------------------------------------------------ queue helpers
+
+    /** Takes the first live party from {@code q}: a waiting fiber, or an alternative it manages to claim. */
+    private static Object takeParty(WaitQueue q) {
+        for (;;) {
+            Object p = q.poll();
+            if (p == null || p instanceof Fiber) {
+                return p;
+            }
+            Selection.Registration r = (Selection.Registration) p;
+            if (r.selection.claim(r.index)) {
+                return r;
+            }
+            // a registration of an alternative that chose another guard: dropped
+        }
+    }
+
+    /** As {@link #takeParty}, skipping registrations of {@code self} (one alternative on both ends). */
+    private static boolean claimPartner(WaitQueue q, Selection self, List<Fiber> wake) {
+        for (;;) {
+            Object p = q.peek();
+            if (p == null) {
+                return false;
+            }
+            if (p instanceof Fiber) {
+                return true; // a committed party: the fiber waits for this end's next operation
+            }
+            Selection.Registration r = (Selection.Registration) p;
+            if (r.selection == self) {
+                return false;
+            }
+            q.poll();
+            if (r.selection.claim(r.index)) {
+                wake.add(r.selection.fiber);
+                return true;
+            }
+        }
+    }
+
+    private static void wakeClaimed(Object party) {
+        if (party instanceof Selection.Registration) {
+            ((Selection.Registration) party).selection.fiber.unpark();
+        }
+    }
+
+    private static PoisonException poisoned() {
+        return new PoisonException("the channel is poisoned");
+    }
+
+    private void poisonChannel() {
+        Object[] r;
+        Object[] w;
+        lock();
+        if (poisoned) {
+            unlock();
+            return;
+        }
+        poisoned = true;
+        if (buffer != null) {
+            buffer.clear();
+        }
+        r = readers.drain();
+        w = writers.drain();
+        unlock();
+        wakePoisoned(r);
+        wakePoisoned(w);
+    }
+
+    private static void wakePoisoned(Object[] parties) {
+        for (Object p : parties) {
+            if (p instanceof Fiber) {
+                Fiber f = (Fiber) p;
+                f.transfer = POISON;
+                f.unpark();
+            } else {
+                Selection.Registration r = (Selection.Registration) p;
+                if (r.selection.claim(r.index)) {
+                    r.selection.fiber.unpark(); // a poisoned guard counts as ready
+                }
+            }
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> T received(Fiber me) {
+        Object v = me.transfer;
+        me.transfer = null;
+        if (v == POISON) {
+            throw poisoned();
+        }
+        return (T) v;
+    }
+
+    // ---------------------------------------------------------------------------------- the ends
+
+    /** What both ends share: the channel's lock, as a guard sees it, and poison. */
+    private abstract class End implements AltGuard {
+        public void poison() {
+            poisonChannel();
+        }
+
+        @Override
+        public long lockOrder() {
+            return id;
+        }
+
+        @Override
+        public void lock() {
+            ChannelImpl.this.lock();
+        }
+
+        @Override
+        public void unlock() {
+            ChannelImpl.this.unlock();
+        }
+    }
+
+    /** The reading end. */
+    final class In extends End implements AltingChannelInput<T>, SharedChannelInput<T> {
+        @Override
+        @Pausable
+        @SuppressWarnings("unchecked")
+        public T read() {
+            Fiber me = Fiber.current();
+            lock();
+            if (poisoned) {
+                unlock();
+                throw poisoned();
+            }
+            if (buffer != null && !buffer.isEmpty()) {
+                T v = buffer.take();
+                Object w = takeParty(writers);
+                if (w instanceof Fiber) {
+                    Fiber f = (Fiber) w;
+                    buffer.put((T) f.transfer); // the freed room takes the first waiting writer's value
+                    f.transfer = null;
+                    unlock();
+                    f.unpark();
+                } else {
+                    unlock();
+                    wakeClaimed(w); // an alternative waiting to write: there is room now
+                }
+                return v;
+            }
+            Object w = takeParty(writers);
+            if (w instanceof Fiber) {
+                Fiber f = (Fiber) w;
+                Object v = f.transfer;
+                f.transfer = null;
+                unlock();
+                f.unpark();
+                return (T) v;
+            }
+            if (!sharedReaders && readers.hasFiberOtherThan(me)) {
+                unlock();
+                throw new IllegalStateException("two processes read the single-reader input of a channel at"
+                        + " once; use a one2any or any2any channel to share the input");
+            }
+            readers.add(me);
+            unlock();
+            wakeClaimed(w); // a claimed alternative will write to this reader
+            Fiber.parkOn(ChannelImpl.this);
+            return received(me);
+        }
+
+        @Override
+        public boolean pending() {
+            lock();
+            boolean p = !poisoned && ((buffer != null && !buffer.isEmpty()) || writers.peek() instanceof Fiber);
+            unlock();
+            return p;
+        }
+
+        @Override
+        public boolean ready(Selection.Registration me, List<Fiber> wake) {
+            return poisoned || (buffer != null && !buffer.isEmpty()) || claimPartner(writers, me.selection, wake);
+        }
+
+        @Override
+        public void register(Selection.Registration me) {
+            readers.add(me);
+        }
+
+        @Override
+        public void unregister(Selection.Registration me) {
+            readers.remove(me);
+        }
+    }
+
+    /** The writing end. */
+    final class Out extends End implements AltingChannelOutput<T>, SharedChannelOutput<T> {
+        @Override
+        @Pausable
+        public void write(T value) {
+            if (value == null) {
+                throw new NullPointerException("cannot write null to a channel");
+            }
+            Fiber me = Fiber.current();
+            lock();
+            if (poisoned) {
+                unlock();
+                throw poisoned();
+            }
+            Object r = takeParty(readers);
+            if (r instanceof Fiber) {
+                Fiber f = (Fiber) r;
+                f.transfer = value;
+                unlock();
+                f.unpark();
+                return;
+            }
+            if (buffer != null && buffer.hasSpace()) {
+                buffer.put(value);
+                unlock();
+                wakeClaimed(r); // an alternative waiting to read finds the value in the buffer
+                return;
+            }
+            if (!sharedWriters && writers.hasFiberOtherThan(me)) {
+                unlock();
+                throw new IllegalStateException("two processes write the single-writer output of a channel at"
+                        + " once; use an any2one or any2any channel to share the output");
+            }
+            me.transfer = value;
+            writers.add(me);
+            unlock();
+            wakeClaimed(r); // a claimed alternative will read this value
+            Fiber.parkOn(ChannelImpl.this);
+            received(me);
+        }
+
+        @Override
+        public boolean ready(Selection.Registration me, List<Fiber> wake) {
+            return poisoned || (buffer != null && buffer.hasSpace()) || claimPartner(readers, me.selection, wake);
+        }
+
+        @Override
+        public void register(Selection.Registration me) {
+            writers.add(me);
+        }
+
+        @Override
+        public void unregister(Selection.Registration me) {
+            writers.remove(me);
+        }
+    }
+}

@@ -1,0 +1,15 @@
+package dev.weft.csp;
+
+/**
+ * The server end of a connection: {@link #accept()} a request, then {@link #reply(Object)} to it. As a guard
+ * of an {@link Alternative} it is ready when a request is waiting.
+ */
+public interface ConnectionServer<Q, R> extends Guard {
+    /** Waits for the next request. */
+    @Pausable
+    Q accept();
+
+    /** Replies to the request accepted last, ending the transaction. */
+    @Pausable
+    void reply(R reply);
+}

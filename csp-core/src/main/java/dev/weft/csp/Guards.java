@@ -1,0 +1,80 @@
+package dev.weft.csp;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/** Guards that are not channel ends: always ready, or ready after a time. */
+public final class Guards {
+    private static final Guard SKIP = new Skip();
+
+    private Guards() {
+    }
+
+    /** A guard that is always ready. */
+    public static Guard skip() {
+        return SKIP;
+    }
+
+    /** A guard that becomes ready {@code d} after the select that waits on it began. */
+    public static Guard timeout(Duration d) {
+        Objects.requireNonNull(d, "duration is null");
+        long nanos = d.toNanos();
+        return new TimeGuard(false, nanos);
+    }
+
+    /** A guard that becomes ready when {@link System#nanoTime()} reaches {@code nanoTime}. */
+    public static Guard deadline(long nanoTime) {
+        return new TimeGuard(true, nanoTime);
+    }
+
+    /** Always ready. */
+    private static class Skip implements AltGuard {
+        @Override
+        public long lockOrder() {
+            return 0;
+        }
+
+        @Override
+        public void lock() {
+        }
+
+        @Override
+        public void unlock() {
+        }
+
+        @Override
+        public boolean ready(Selection.Registration me, List<Fiber> wake) {
+            return true;
+        }
+
+        @Override
+        public void register(Selection.Registration me) {
+        }
+
+        @Override
+        public void unregister(Selection.Registration me) {
+        }
+    }
+
+    /** Ready at a deadline: absolute, or relative to the start of each select. */
+    static final class TimeGuard extends Skip {
+        private final boolean absolute;
+        private final long time;
+
+        TimeGuard(boolean absolute, long time) {
+            this.absolute = absolute;
+            this.time = time;
+        }
+
+        /** The deadline for a select that began at {@code start}. */
+        long deadline(long start) {
+            return absolute ? time : start + time;
+        }
+
+        @Override
+        public boolean ready(Selection.Registration me, List<Fiber> wake) {
+            return false; // the alternative compares deadlines itself
+        }
+    }
+}

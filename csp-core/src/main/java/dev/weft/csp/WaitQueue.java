@@ -1,0 +1,71 @@
+package dev.weft.csp;
+
+import java.util.ArrayDeque;
+
+/**
+ * The parties waiting on one side of a channel, in arrival order: fibers blocked in a read or write, and
+ * alternatives registered on a guard. The first waiter is held in a field, so that the usual case of one
+ * waiter allocates nothing. Used under the channel's lock only.
+ */
+final class WaitQueue {
+    private Object first;
+    private ArrayDeque<Object> rest;
+
+    boolean isEmpty() {
+        return first == null;
+    }
+
+    Object peek() {
+        return first;
+    }
+
+    void add(Object waiter) {
+        if (first == null) {
+            first = waiter;
+        } else {
+            if (rest == null) {
+                rest = new ArrayDeque<>(4);
+            }
+            rest.addLast(waiter);
+        }
+    }
+
+    Object poll() {
+        Object f = first;
+        first = rest == null ? null : rest.pollFirst();
+        return f;
+    }
+
+    void remove(Object waiter) {
+        if (first == waiter) {
+            poll();
+        } else if (rest != null) {
+            rest.remove(waiter);
+        }
+    }
+
+    /** Whether a plain (non-alternative) waiter other than {@code me} is queued. */
+    boolean hasFiberOtherThan(Fiber me) {
+        if (first instanceof Fiber && first != me) {
+            return true;
+        }
+        if (rest != null) {
+            for (Object o : rest) {
+                if (o instanceof Fiber && o != me) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Removes and returns every waiter. */
+    Object[] drain() {
+        int n = first == null ? 0 : 1 + (rest == null ? 0 : rest.size());
+        Object[] all = new Object[n];
+        for (int i = 0; i < n; i++) {
+            all[i] = poll();
+        }
+        return all;
+    }
+}

@@ -1,0 +1,108 @@
+package dev.weft.csp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+class ParallelTest {
+
+    @Test
+    @Timeout(10)
+    void runsAllAndWaitsForAll() {
+        try (Scheduler s = Scheduler.create(2)) {
+            AtomicInteger done = new AtomicInteger();
+            Weft.run(s, () -> {
+                Parallel.run();
+                Parallel.forRange(0, 100, i -> {
+                    Timer.sleep(Duration.ofMillis(i % 3));
+                    done.incrementAndGet();
+                });
+                assertEquals(100, done.get());
+                Parallel.forRange(5, 5, i -> done.incrementAndGet());
+            });
+            assertEquals(100, done.get());
+        }
+    }
+
+    @Test
+    @Timeout(10)
+    void rethrowsTheFirstFailureWithTheOthersSuppressed() {
+        try (Scheduler s = Scheduler.singleThreaded()) {
+            One2OneChannel<Integer> order = Channel.one2one();
+            IllegalStateException first = new IllegalStateException("first");
+            IllegalArgumentException second = new IllegalArgumentException("second");
+            AtomicReference<Throwable> caught = new AtomicReference<>();
+            AtomicInteger finished = new AtomicInteger();
+            Weft.run(s, () -> {
+                try {
+                    Parallel.run(
+                            () -> { order.in().read(); throw second; },
+                            () -> { order.out().write(1); throw first; },
+                            () -> { Timer.sleep(Duration.ofMillis(5)); finished.incrementAndGet(); });
+                } catch (RuntimeException e) {
+                    caught.set(e);
+                }
+            });
+            assertSame(first, caught.get());
+            assertEquals(1, first.getSuppressed().length);
+            assertSame(second, first.getSuppressed()[0]);
+            assertEquals(1, finished.get(), "the par waited for the process that did not fail");
+        }
+    }
+
+    @Test
+    @Timeout(10)
+    void weftRunRethrowsTheVeryExceptionOfMain() {
+        try (Scheduler s = Scheduler.singleThreaded()) {
+            UnsupportedOperationException boom = new UnsupportedOperationException("boom");
+            RuntimeException e = assertThrows(RuntimeException.class, () -> Weft.run(s, () -> {
+                Timer.sleep(Duration.ofMillis(1));
+                throw boom;
+            }));
+            assertSame(boom, e);
+        }
+    }
+
+    @Test
+    @Timeout(10)
+    void joinRethrowsWhatTheFiberThrew() {
+        try (Scheduler s = Scheduler.singleThreaded()) {
+            AtomicReference<Throwable> caught = new AtomicReference<>();
+            Weft.run(s, () -> {
+                Fiber f = Weft.spawn(() -> {
+                    Timer.sleep(Duration.ofMillis(1));
+                    throw new IllegalStateException("in the fiber");
+                });
+                try {
+                    f.join();
+                } catch (IllegalStateException e) {
+                    caught.set(e);
+                }
+                assertTrue(f.isDone());
+            });
+            assertEquals("in the fiber", caught.get().getMessage());
+        }
+    }
+
+    @Test
+    @Timeout(10)
+    void fromAPlainThread() {
+        AtomicInteger done = new AtomicInteger();
+        Parallel.run(done::incrementAndGet, done::incrementAndGet);
+        assertEquals(2, done.get());
+    }
+
+    @Test
+    void badRangeIsRefused() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Parallel.forRange(3, 2, i -> { }));
+        assertTrue(e.getMessage().contains("from"));
+    }
+}

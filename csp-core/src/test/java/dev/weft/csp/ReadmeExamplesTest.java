@@ -1,0 +1,120 @@
+package dev.weft.csp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The README's examples, compiled and run: if this breaks, the README is wrong. */
+class ReadmeExamplesTest {
+
+    @Test
+    @Timeout(10)
+    void channelsOfEveryKind() {
+        One2OneChannel<String> a = Channel.one2one();
+        Any2OneChannel<Integer> fanIn = Channel.any2one();
+        One2AnyChannel<Integer> work = Channel.one2any(16);
+        Any2AnyChannel<Long> pool = Channel.any2any(ChannelBuffer.overwritingOldest(4));
+        Any2OneChannel<String> log = Channel.any2one(ChannelBuffer.unbounded());
+        try (Scheduler s = Scheduler.singleThreaded()) {
+            Weft.run(s, () -> {
+                Weft.spawn(() -> a.out().write("hi"));
+                Weft.spawn(() -> fanIn.out().write(1));
+                work.out().write(2);
+                pool.out().write(3L);
+                log.out().write("x");
+                assertEquals("hi", a.in().read());
+                assertEquals(1, fanIn.in().read());
+                assertEquals(2, work.in().read());
+                assertEquals(3L, pool.in().read());
+                assertEquals("x", log.in().read());
+            });
+        }
+    }
+
+    @Pausable
+    static void successor(ChannelInput<Integer> in, ChannelOutput<Integer> out) {
+        try {
+            for (;;) out.write(in.read() + 1);
+        } catch (PoisonException e) {
+            in.poison();
+            out.poison();
+        }
+    }
+
+    @Test
+    @Timeout(10)
+    void poisonEndsANetwork() {
+        One2OneChannel<Integer> in = Channel.one2one();
+        One2OneChannel<Integer> out = Channel.one2one();
+        try (Scheduler s = Scheduler.singleThreaded()) {
+            Weft.run(s, () -> {
+                Fiber f = Weft.spawn(() -> successor(in.in(), out.out()));
+                in.out().write(1);
+                assertEquals(2, out.in().read());
+                in.out().poison();
+                f.join();
+            });
+        }
+    }
+
+    @Test
+    @Timeout(10)
+    void alternation() {
+        One2OneChannel<Integer> requests = Channel.one2one();
+        One2OneChannel<Integer> results = Channel.one2one();
+        AtomicInteger handled = new AtomicInteger();
+        try (Scheduler s = Scheduler.singleThreaded()) {
+            Weft.run(s, () -> {
+                Weft.spawn(() -> requests.out().write(41));
+                int next = 0;
+                Alternative alt = new Alternative(requests.in(), results.out(), Guards.timeout(Duration.ofMillis(50)));
+                switch (alt.fairSelect()) {
+                    case 0 -> handled.addAndGet(requests.in().read());
+                    case 1 -> results.out().write(next);
+                    default -> handled.set(-1);
+                }
+                int ready = alt.selectNow();
+                assertEquals(-1, ready);
+            });
+        }
+        assertEquals(41, handled.get());
+    }
+
+    @Test
+    @Timeout(20)
+    void barrier() {
+        int[] moves = new int[64];
+        try (Scheduler s = Scheduler.create(2)) {
+            Weft.run(s, () -> {
+                Barrier step = new Barrier(64);
+                Parallel.forRange(0, 64, i -> {
+                    for (int t = 0; t < 1000; t++) {
+                        moves[i]++;
+                        step.sync();
+                    }
+                });
+            });
+        }
+        for (int m : moves) {
+            assertEquals(1000, m);
+        }
+    }
+
+    @Test
+    @Timeout(10)
+    void connection() {
+        // As in the README: a server fiber on the default scheduler, a client on this plain thread.
+        Any2OneConnection<String, Integer> lengths = Connection.any2one();
+        Weft.spawn(() -> {
+            for (;;) {
+                String q = lengths.server().accept();
+                lengths.server().reply(q.length());
+            }
+        });
+        int n = lengths.client().request("hello");
+        assertEquals(5, n);
+    }
+}
