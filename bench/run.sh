@@ -47,7 +47,7 @@ load_before=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)
 jmh_args=(-f 1 -wi 2 -i 3 -w 1s -r 1s -foe false -rf csv -rff "$results/jmh.csv" "${exclude[@]}")
 if (( ${#jvm_flags[@]} )); then jmh_args+=(-jvmArgsAppend "${jvm_flags[*]}"); fi
 "$JAVA" "${jvm_flags[@]}" -jar "$jar" "${jmh_args[@]}" \
-  'dev.weft.bench.(CommsTime|TokenRing|Mandelbrot|FanIn|Select)Bench' 2>&1 | tee "$results/jmh.log" \
+  '^dev\.weft\.bench\.(CommsTime|TokenRing|Mandelbrot|FanIn|Select)Bench\.' 2>&1 | tee "$results/jmh.log" \
   | grep -E '^# (Benchmark|Parameters):|^Result|^[A-Z][A-Za-z]+Bench\.' || true
 
 # --- memory and spawn+join: a fresh JVM per peer

@@ -72,7 +72,7 @@ public final class Barrier {
             }
         }
         if (release == null) {
-            Fiber.park();
+            Fiber.parkOn(this);
         } else {
             wakeAll(release);
         }

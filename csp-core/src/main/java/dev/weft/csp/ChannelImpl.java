@@ -242,7 +242,7 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
             readers.add(me);
             unlock();
             wakeClaimed(w); // a claimed alternative will write to this reader
-            Fiber.park();
+            Fiber.parkOn(ChannelImpl.this);
             return received(me);
         }
 
@@ -307,7 +307,7 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
             writers.add(me);
             unlock();
             wakeClaimed(r); // a claimed alternative will read this value
-            Fiber.park();
+            Fiber.parkOn(ChannelImpl.this);
             received(me);
         }
 

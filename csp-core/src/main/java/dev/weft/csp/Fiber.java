@@ -23,6 +23,11 @@ public final class Fiber extends Continuation {
     // Scheduling states. A wake-up that arrives while the fiber is still running (it registered with a
     // channel and is unwinding) is remembered by RUNNING_WOKEN, so it is never lost.
     private static final int RUNNABLE = 0, RUNNING_STATE = 1, RUNNING_WOKEN = 2, PARKED = 3, DONE = 4;
+    // Yielding: set by yield() as the fiber unwinds; once re-queued, its state word is left as it was, so a
+    // wake-up that arrived meanwhile (RUNNING_WOKEN) is still there for its next park().
+    private static final byte NOT_YIELDING = 0, YIELDING = 1, YIELDED = 2;
+    /** Back-edges a preemptive fiber passes between two looks at whether others wait for its carrier. */
+    static final int PREEMPT_CHECKS = Math.max(1, Integer.getInteger("weft.preemptChecks", 8192));
     private static final AtomicIntegerFieldUpdater<Fiber> STATE =
             AtomicIntegerFieldUpdater.newUpdater(Fiber.class, "state");
     private static final ThreadLocal<Fiber> THREAD_FIBER = new ThreadLocal<>();
@@ -37,6 +42,11 @@ public final class Fiber extends Continuation {
     private Throwable failure;
     private List<Fiber> joiners;
     private boolean joined;
+    private byte yieldState;
+    private int budget = PREEMPT_CHECKS;
+    /** What the fiber waits on while parked (a channel, a barrier, a timer, a blocking call), or null. */
+    private Object blocker;
+    private Runnable waker;
 
     /** A value handed over by the party that woke this fiber (a channel's writer, for one). */
     Object transfer;
@@ -79,7 +89,7 @@ public final class Fiber extends Continuation {
             throw new IllegalStateException("a thread's own fiber never ends: join a fiber from Weft.spawn");
         }
         if (addJoiner(current())) {
-            park();
+            parkOn(this);
         }
         Throwable t = failure;
         if (t != null) {
@@ -139,6 +149,100 @@ public final class Fiber extends Continuation {
             f.state = RUNNING_STATE; // woken before it could pause: go on without unwinding
         } else {
             f.mode = PAUSING;
+        }
+    }
+
+    /**
+     * As {@link #park()}, recording what the fiber waits on ({@code blocker}: a channel, a barrier...) for
+     * fiber dumps and deadlock reports.
+     */
+    @Pausable
+    public static void parkOn(Object blocker) {
+        forThread().blockThread();
+    }
+
+    /** Woven form of {@link #parkOn(Object)}. */
+    public static void parkOn(Object blocker, Fiber f) {
+        if (f.mode == RESUMING) {
+            f.mode = RUNNING;
+            f.blocker = null;
+        } else if (f.thread != null) {
+            f.blockThread();
+        } else if (f.state == RUNNING_WOKEN) {
+            f.state = RUNNING_STATE;
+        } else {
+            f.blocker = blocker;
+            f.mode = PAUSING;
+        }
+    }
+
+    /**
+     * Lets the other runnable fibers of this carrier run first: the running fiber goes to the back of its
+     * worker's queue. On a plain thread this is {@link Thread#yield()}.
+     */
+    @Pausable
+    public static void yield() {
+        Thread.yield();
+    }
+
+    /** Woven form of {@link #yield()}. */
+    public static void yield(Fiber f) {
+        if (f.mode == RESUMING) {
+            f.mode = RUNNING;
+        } else if (f.thread != null) {
+            Thread.yield();
+        } else {
+            f.yieldState = YIELDING;
+            f.mode = PAUSING;
+        }
+    }
+
+    /**
+     * A preemption check to place in a long loop by hand: every {@code weft.preemptChecks} calls (default
+     * 8192) the fiber yields if other fibers wait for its carrier; otherwise it costs a decrement of a field
+     * and a branch. Does nothing on a plain thread. (The weaver's preemptive mode keeps its counter in a
+     * local variable instead and calls {@link #yieldIfOthersWait()}.)
+     */
+    @Pausable
+    public static void yieldIfDue() {
+        // a plain thread is never preempted by Weft
+    }
+
+    /** Woven form of {@link #yieldIfDue()}. */
+    public static void yieldIfDue(Fiber f) {
+        if (--f.budget <= 0) {
+            f.preemptionPoint();
+        }
+    }
+
+    /**
+     * Yields if other fibers wait for this carrier, else goes on at once. The weaver's preemptive mode calls
+     * it from loop back-edges, every {@code PREEMPT_CHECKS} passes of a counter kept in a local variable.
+     * Does nothing on a plain thread.
+     */
+    @Pausable
+    public static void yieldIfOthersWait() {
+        // a plain thread is never preempted by Weft
+    }
+
+    /** Woven form of {@link #yieldIfOthersWait()}. */
+    public static void yieldIfOthersWait(Fiber f) {
+        if (f.mode == RESUMING) {
+            f.mode = RUNNING;
+        } else if (f.thread == null && f.pool.hasOtherWorkHere()) {
+            f.yieldState = YIELDING;
+            f.mode = PAUSING;
+        }
+    }
+
+    private void preemptionPoint() {
+        budget = PREEMPT_CHECKS;
+        if (mode == RESUMING) {
+            mode = RUNNING; // back from the yield below
+        } else if (thread == null && pool.hasOtherWorkHere()) {
+            budget = 0; // so that the resume comes back here
+            yieldState = YIELDING;
+            mode = PAUSING;
         }
     }
 
@@ -226,10 +330,19 @@ public final class Fiber extends Continuation {
     @Override
     protected void runSlice() {
         for (;;) {
-            // A release store is enough: a waker finds this fiber only through a later synchronizing
-            // action of it (a channel CAS), which makes this store visible first.
-            STATE.lazySet(this, RUNNING_STATE);
-            mode = hasSavedFrames() ? RESUMING : RUNNING;
+            if (yieldState == YIELDED) {
+                yieldState = NOT_YIELDING; // still RUNNING (or RUNNING_WOKEN) since it yielded
+            } else {
+                // A release store is enough: a waker finds this fiber only through a later synchronizing
+                // action of it (a channel CAS), which makes this store visible first.
+                STATE.lazySet(this, RUNNING_STATE);
+            }
+            if (hasSavedFrames()) {
+                mode = RESUMING;
+                clearSites();
+            } else {
+                mode = RUNNING;
+            }
             try {
                 RUN_WOVEN.invokeExact(process, this);
             } catch (AbstractMethodError | NoSuchMethodError e) {
@@ -244,6 +357,11 @@ public final class Fiber extends Continuation {
                 return;
             }
             mode = RUNNING;
+            if (yieldState == YIELDING) {
+                yieldState = YIELDED;
+                pool.submit(this); // to the back of this carrier's queue
+                return;
+            }
             if (STATE.compareAndSet(this, RUNNING_STATE, PARKED)) {
                 return;
             }
@@ -268,6 +386,8 @@ public final class Fiber extends Continuation {
                 w.unpark();
             }
         }
+        blocker = null;
+        pool.ended(this);
         if (t != null && !seen && !(group != null && group.isMain(this))) {
             pool.uncaught(this, t);
         }
@@ -297,8 +417,47 @@ public final class Fiber extends Continuation {
         return (Fiber) WorkerPool.runningHere();
     }
 
+    /** A runnable that wakes this fiber (made once, for timers). */
+    Runnable waker() {
+        Runnable w = waker;
+        if (w == null) {
+            w = waker = this::unpark;
+        }
+        return w;
+    }
+
+    Thread carrierThread() {
+        return lastCarrier();
+    }
+
+    /** What the fiber waits on while parked, or null. */
+    Object blocker() {
+        return blocker;
+    }
+
+    /** The scheduling state, for dumps: runnable, running, parked or done. */
+    String stateName() {
+        switch (state) {
+            case RUNNABLE: return "runnable";
+            case RUNNING_STATE: case RUNNING_WOKEN: return yieldState == YIELDED ? "runnable (yielded)" : "running";
+            case PARKED: return "parked";
+            default: return "done";
+        }
+    }
+
+    /** The process this fiber runs, named as a Java programmer would: {@code Foo} or {@code lambda in Foo}. */
+    String processName() {
+        if (process == null) {
+            return "?";
+        }
+        String n = process.getClass().getName();
+        int lambda = n.indexOf("$$Lambda");
+        return lambda >= 0 ? "lambda in " + n.substring(0, lambda) : n;
+    }
+
     @Override
     public String toString() {
-        return thread != null ? "Fiber[thread " + thread.getName() + "]" : "Fiber[" + process + "]";
+        return thread != null ? "Fiber[thread " + thread.getName() + "]"
+                : "Fiber@" + Integer.toHexString(System.identityHashCode(this)) + "[" + processName() + "]";
     }
 }

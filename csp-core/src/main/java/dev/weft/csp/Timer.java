@@ -1,9 +1,13 @@
 package dev.weft.csp;
 
+import dev.weft.csp.runtime.TimerEntry;
 import java.time.Duration;
 import java.util.concurrent.locks.LockSupport;
 
-/** Sleeping. A sleeping fiber costs no thread: its wake-up is a timer entry of its carrier. */
+/**
+ * Sleeping. A sleeping fiber costs no thread and never blocks its carrier: its wake-up is an entry in its
+ * worker's timer heap, fired by that worker or, if it is busy, by an idle one.
+ */
 public final class Timer {
     private Timer() {
     }
@@ -31,7 +35,9 @@ public final class Timer {
         if (deadline - System.nanoTime() <= 0) {
             return;
         }
-        me.pool().wakeAt(deadline, me::unpark);
-        Fiber.park();
+        TimerEntry wake = me.pool().wakeAt(deadline, me.waker());
+        do {
+            Fiber.parkOn(wake); // the carrier runs other fibers meanwhile; the timer wakes this one
+        } while (deadline - System.nanoTime() > 0);
     }
 }

@@ -1,6 +1,8 @@
 package dev.weft.csp;
 
+import dev.weft.csp.runtime.BlockingCalls;
 import dev.weft.csp.runtime.RunGroup;
+import java.util.concurrent.Callable;
 
 /** Entry points: run a process to completion, or spawn one beside the current process. */
 public final class Weft {
@@ -54,5 +56,39 @@ public final class Weft {
             return Fiber.start(p, parent.pool(), parent.group());
         }
         return Fiber.start(p, Scheduler.defaultScheduler().pool, null);
+    }
+
+    /**
+     * Runs a blocking Java call (file, socket, JDBC, a lock) on a separate pool of threads and returns its
+     * value. From a fiber, the fiber pauses until the call returns and its carrier runs other fibers
+     * meanwhile; from a plain thread, the call simply runs on that thread. If the call throws, this rethrows
+     * the very same exception, checked ones included (catch them as {@code Exception} or with a
+     * {@code catch} of their type around code that declares them).
+     */
+    @Pausable
+    public static <T> T blocking(Callable<T> call) {
+        if (call == null) {
+            throw new NullPointerException("call is null");
+        }
+        Fiber me = Fiber.current();
+        if (me.isThreadBound()) {
+            try {
+                return call.call();
+            } catch (Exception e) {
+                throw BlockingCall.<RuntimeException>sneaky(e);
+            }
+        }
+        BlockingCall<T> task = new BlockingCall<>(call, me);
+        me.pool().blockingCall(1);
+        try {
+            BlockingCalls.execute(task);
+        } catch (RuntimeException | Error e) {
+            me.pool().blockingCall(-1);
+            throw e;
+        }
+        do {
+            Fiber.parkOn(task);
+        } while (!task.isDone());
+        return task.result();
     }
 }

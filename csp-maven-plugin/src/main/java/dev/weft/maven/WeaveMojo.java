@@ -52,6 +52,13 @@ public final class WeaveMojo extends AbstractMojo {
     @Parameter(defaultValue = "${project.build.testOutputDirectory}", readonly = true, required = true)
     private File testClassesDirectory;
 
+    /**
+     * Inserts a preemption check at every loop back-edge of pausable code, so that a fiber spinning in a loop
+     * lets the other fibers of its carrier run. Off by default (cooperative fibers).
+     */
+    @Parameter(property = "weft.preemptive", defaultValue = "false")
+    private boolean preemptive;
+
     /** Skips weaving. */
     @Parameter(property = "weft.skip", defaultValue = "false")
     private boolean skip;
@@ -60,7 +67,7 @@ public final class WeaveMojo extends AbstractMojo {
     private MavenProject project;
 
     /** The engine over a classpath; replaced by tests only. */
-    Function<ClassFinder, ClassTransform> engine = classpath -> ClassTransform.of(new Weaver(classpath));
+    Function<ClassFinder, ClassTransform> engine = classpath -> ClassTransform.of(new Weaver(classpath, preemptive));
 
     @Override
     public void execute() throws MojoExecutionException, MojoFailureException {

@@ -66,9 +66,12 @@ final class ClassWeaver implements Opcodes {
     private record IndySite(MethodNode in, InvokeDynamicInsnNode indy) {
     }
 
-    ClassWeaver(ClassHierarchy hierarchy, byte[] input) {
+    private final boolean preemptive;
+
+    ClassWeaver(ClassHierarchy hierarchy, byte[] input, boolean preemptive) {
         this.hierarchy = hierarchy;
         this.input = input;
+        this.preemptive = preemptive;
     }
 
     ClassHierarchy hierarchy() {
@@ -528,6 +531,9 @@ final class ClassWeaver implements Opcodes {
         }
         AnnotationNode marker = new AnnotationNode(WOVEN_MARKER);
         marker.values = new ArrayList<>(List.of("abi", Weaver.ABI_VERSION));
+        if (preemptive) {
+            marker.values.addAll(List.of("preemptive", Boolean.TRUE));
+        }
         cls.invisibleAnnotations.add(marker);
     }
 
@@ -586,7 +592,7 @@ final class ClassWeaver implements Opcodes {
 
     private void weaveBody(MethodNode m, int fiberSlot) {
         try {
-            new MethodWeaver(this, cls, m, fiberSlot).weave();
+            new MethodWeaver(this, cls, m, fiberSlot, preemptive).weave();
         } catch (NewHoister.UnsupportedShapeException e) {
             error(m, firstLine(m), Names.method(cls.name, m.name) + ": " + e.getMessage());
         } catch (AnalyzerException e) {

@@ -2,17 +2,23 @@ package dev.weft.weaver;
 
 import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.ClassNode;
 import org.objectweb.asm.tree.FieldInsnNode;
+import org.objectweb.asm.tree.IincInsnNode;
 import org.objectweb.asm.tree.InsnList;
 import org.objectweb.asm.tree.InsnNode;
 import org.objectweb.asm.tree.JumpInsnNode;
 import org.objectweb.asm.tree.LabelNode;
 import org.objectweb.asm.tree.LdcInsnNode;
+import org.objectweb.asm.tree.LineNumberNode;
+import org.objectweb.asm.tree.LookupSwitchInsnNode;
 import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
 import org.objectweb.asm.tree.TableSwitchInsnNode;
@@ -44,12 +50,17 @@ final class MethodWeaver implements Opcodes {
     private final boolean isStatic;
     private int nextTemp;
 
-    MethodWeaver(ClassWeaver owner, ClassNode cls, MethodNode method, int fiberSlot) {
+    private final boolean preemptive;
+    /** The preemption checks this weaver inserted (removed again where a monitor is held). */
+    private final Set<MethodInsnNode> checks = Collections.newSetFromMap(new IdentityHashMap<>());
+
+    MethodWeaver(ClassWeaver owner, ClassNode cls, MethodNode method, int fiberSlot, boolean preemptive) {
         this.owner = owner;
         this.cls = cls;
         this.method = method;
         this.fiberSlot = fiberSlot;
         this.isStatic = (method.access & ACC_STATIC) != 0;
+        this.preemptive = preemptive;
     }
 
     /** One pausable call and what must survive it. */
@@ -72,11 +83,20 @@ final class MethodWeaver implements Opcodes {
     /** Weaves the body; returns false (and leaves it alone) when the method makes no pausable call. */
     void weave() throws AnalyzerException {
         replaceIntrinsics();
+        if (preemptive) {
+            insertPreemptionChecks();
+        }
         if (findCalls().isEmpty()) {
             return;
         }
         nextTemp = Math.max(method.maxLocals, fiberSlot + 1);
         MethodFlow flow = new MethodFlow(cls, method, owner.hierarchy());
+        if (!checks.isEmpty() && dropChecksUnderMonitors(flow)) {
+            if (findCalls().isEmpty()) {
+                return;
+            }
+            flow = new MethodFlow(cls, method, owner.hierarchy());
+        }
         if (new NewHoister(method, flow, findCalls(), this::newTemp).hoist()) {
             flow = new MethodFlow(cls, method, owner.hierarchy());
         }
@@ -99,6 +119,86 @@ final class MethodWeaver implements Opcodes {
             return;
         }
         emit(sites);
+    }
+
+    /** Back-edges between two preemption checks that may yield (the counter's reset value). */
+    static final int PREEMPT_EVERY = 8192;
+
+    /**
+     * Preemptive mode: before every jump back to an earlier instruction (a loop's back-edge), count down a
+     * counter kept in a new local; when it reaches zero, reset it and call {@code Fiber.yieldIfOthersWait()},
+     * which is then woven like any other pausable call. None of this touches the jump's operands, and the
+     * common path is an {@code iinc}, a load and a branch.
+     */
+    private void insertPreemptionChecks() {
+        InsnList insns = method.instructions;
+        List<AbstractInsnNode> edges = new ArrayList<>();
+        for (AbstractInsnNode insn : insns.toArray()) {
+            if (isBackEdge(insn)) {
+                edges.add(insn);
+            }
+        }
+        if (edges.isEmpty()) {
+            return;
+        }
+        int counter = Math.max(method.maxLocals, fiberSlot + 1);
+        method.maxLocals = counter + 1;
+        for (AbstractInsnNode edge : edges) {
+            LabelNode skip = new LabelNode();
+            InsnList check = new InsnList();
+            check.add(new IincInsnNode(counter, -1));
+            check.add(new VarInsnNode(ILOAD, counter));
+            check.add(new JumpInsnNode(IFGT, skip));
+            check.add(new LdcInsnNode(PREEMPT_EVERY));
+            check.add(new VarInsnNode(ISTORE, counter));
+            MethodInsnNode call = new MethodInsnNode(INVOKESTATIC, FIBER, "yieldIfOthersWait", "()V", false);
+            check.add(call);
+            check.add(skip);
+            insns.insertBefore(edge, check);
+            checks.add(call);
+        }
+        InsnList init = new InsnList();
+        init.add(new LdcInsnNode(PREEMPT_EVERY));
+        init.add(new VarInsnNode(ISTORE, counter));
+        insns.insert(init);
+    }
+
+    private boolean isBackEdge(AbstractInsnNode insn) {
+        InsnList insns = method.instructions;
+        int at = insns.indexOf(insn);
+        if (insn instanceof JumpInsnNode) {
+            return insn.getOpcode() != JSR && insns.indexOf(((JumpInsnNode) insn).label) <= at;
+        }
+        List<LabelNode> targets = new ArrayList<>();
+        if (insn instanceof TableSwitchInsnNode) {
+            targets.addAll(((TableSwitchInsnNode) insn).labels);
+            targets.add(((TableSwitchInsnNode) insn).dflt);
+        } else if (insn instanceof LookupSwitchInsnNode) {
+            targets.addAll(((LookupSwitchInsnNode) insn).labels);
+            targets.add(((LookupSwitchInsnNode) insn).dflt);
+        }
+        for (LabelNode l : targets) {
+            if (insns.indexOf(l) <= at) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Removes inserted checks that a monitor covers or that cannot be reached; true if any was removed. */
+    private boolean dropChecksUnderMonitors(MethodFlow flow) {
+        List<MethodInsnNode> drop = new ArrayList<>();
+        for (MethodInsnNode check : checks) {
+            int i = method.instructions.indexOf(check);
+            if (flow.frames[i] == null || flow.monitorsAt(i) > 0) {
+                drop.add(check);
+            }
+        }
+        for (MethodInsnNode check : drop) {
+            method.instructions.remove(check);
+            checks.remove(check);
+        }
+        return !drop.isEmpty();
     }
 
     private int newTemp(int size) {
@@ -274,6 +374,9 @@ final class MethodWeaver implements Opcodes {
         if (ret.getSize() > 0) {
             b.add(new InsnNode(ret.getSize() == 2 ? POP2 : POP));
         }
+        b.add(new LdcInsnNode(site(s.call)));
+        b.add(new VarInsnNode(ALOAD, fiberSlot));
+        b.add(new MethodInsnNode(INVOKESTATIC, CONT, "pushSite", "(Ljava/lang/String;" + CONT_DESC + ")V", false));
         if (s.receiverTemp >= 0) {
             b.add(new VarInsnNode(ALOAD, s.receiverTemp));
             b.add(push(Type.getObjectType("java/lang/Object")));
@@ -299,6 +402,19 @@ final class MethodWeaver implements Opcodes {
         }
         b.add(new InsnNode(r.getOpcode(IRETURN)));
         return b;
+    }
+
+    /** Where a call site is, as a stack trace shows it: {@code pkg.Class.method(File.java:42)}. */
+    private String site(MethodInsnNode call) {
+        int line = -1;
+        for (AbstractInsnNode i = call; i != null; i = i.getPrevious()) {
+            if (i instanceof LineNumberNode) {
+                line = ((LineNumberNode) i).line;
+                break;
+            }
+        }
+        String file = cls.sourceFile != null ? cls.sourceFile : "Unknown Source";
+        return cls.name.replace('/', '.') + "." + method.name + "(" + file + (line > 0 ? ":" + line : "") + ")";
     }
 
     /** Restores what {@link #pauseBlock} saved, in reverse, and calls the callee again. */

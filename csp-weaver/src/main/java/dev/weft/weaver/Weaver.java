@@ -8,16 +8,34 @@ package dev.weft.weaver;
  */
 public final class Weaver {
     /** Version of the contract between woven code and the runtime; recorded in every woven class. */
-    public static final int ABI_VERSION = 1;
+    public static final int ABI_VERSION = 2;
 
     private final ClassHierarchy hierarchy;
+    private final boolean preemptive;
 
     /**
      * An engine that resolves callees through {@code classpath} (the classes being woven first, then their
      * libraries), with the JDK's classes after it.
      */
     public Weaver(ClassFinder classpath) {
+        this(classpath, false);
+    }
+
+    /**
+     * As {@link #Weaver(ClassFinder)}; if {@code preemptive}, every loop back-edge of a pausable method
+     * (outside {@code synchronized} blocks) also gets a preemption check: a counter in a local variable,
+     * and every 8192 passes a call to {@code Fiber.yieldIfOthersWait()}, so that a fiber spinning in a loop
+     * lets the other fibers of its carrier run (COMPOSITA's checkpoints). Off by default: fibers are
+     * cooperative, and a check costs a decrement and a branch per iteration.
+     */
+    public Weaver(ClassFinder classpath, boolean preemptive) {
         this.hierarchy = new ClassHierarchy(classpath.then(ClassFinder.jdk()));
+        this.preemptive = preemptive;
+    }
+
+    /** Whether this engine inserts preemption checks at loop back-edges. */
+    public boolean isPreemptive() {
+        return preemptive;
     }
 
     /**
@@ -28,7 +46,7 @@ public final class Weaver {
      * @throws WeaveException listing every error found in the class (file, line, method, what is wrong)
      */
     public byte[] weave(byte[] classFile) {
-        return new ClassWeaver(hierarchy, classFile).weave();
+        return new ClassWeaver(hierarchy, classFile, preemptive).weave();
     }
 
     /** Whether {@code classFile} carries the woven marker. */

@@ -39,6 +39,25 @@ public abstract class Continuation {
     private int primTop;
     private Object[] refs = NO_REFS;
     private int refTop;
+    /** Where each saved frame paused ({@code Class.method(File.java:line)}), innermost first; for dumps. */
+    private Object[] sites = NO_REFS;
+    private int siteTop;
+
+    // ---- scheduler links (package dev.weft.csp.runtime) ----
+    /** The next continuation in whichever run queue or inbox holds this one (at most one at a time). */
+    Continuation next;
+    /** The worker that ran this continuation last. */
+    Worker worker;
+    /** The worker whose {@link LiveFibers} list holds this continuation while it lives. */
+    Worker home;
+    Continuation liveNext;
+    Continuation livePrev;
+
+    /** The carrier thread that ran this continuation last, or null if none has yet. */
+    public final Thread lastCarrier() {
+        Worker w = worker;
+        return w == null ? null : w.thread();
+    }
 
     /** Runs the fiber until it pauses or ends; called by the worker that dequeued it. */
     protected abstract void runSlice();
@@ -53,8 +72,44 @@ public abstract class Continuation {
         Arrays.fill(refs, 0, refTop, null);
         prims = NO_PRIMS;
         refs = NO_REFS;
+        sites = NO_REFS;
         primTop = 0;
         refTop = 0;
+        siteTop = 0;
+    }
+
+    /** Forgets the recorded pause sites: the frames are being re-entered (called as a resume starts). */
+    protected final void clearSites() {
+        siteTop = 0;
+    }
+
+    /**
+     * Records where the frame being saved paused: woven code calls it with a constant
+     * {@code "pkg.Class.method(File.java:line)"} as each frame saves itself, innermost first. Costs nothing
+     * unless the fiber pauses.
+     */
+    public static void pushSite(String site, Continuation c) {
+        Object[] a = c.sites;
+        int top = c.siteTop;
+        if (top == a.length) {
+            a = c.sites = Arrays.copyOf(a, Math.max(4, top * 2));
+        }
+        a[top] = site;
+        c.siteTop = top + 1;
+    }
+
+    /**
+     * The pause sites of the saved frames, innermost first; empty while the fiber runs or if its code was
+     * woven without site records. Another thread may call it: the answer is then a best-effort snapshot.
+     */
+    public final String[] pauseSites() {
+        Object[] a = sites;
+        int n = Math.min(siteTop, a.length);
+        String[] out = new String[n];
+        for (int i = 0; i < n; i++) {
+            out[i] = String.valueOf(a[i]);
+        }
+        return out;
     }
 
     // ---- saving, called as static methods so that woven code pushes the value, then the fiber ----

@@ -1,38 +1,79 @@
 package dev.weft.csp.runtime;
 
-import java.util.ArrayDeque;
-import java.util.PriorityQueue;
-import java.util.concurrent.ConcurrentLinkedQueue;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * One carrier's loop: a private FIFO run queue for fibers woken on this carrier, an inbox for fibers
- * handed over by other threads, and a timer heap. When idle it takes work from other workers' inboxes,
- * then parks until a timer is due or work arrives (an idle program uses no CPU).
+ * One carrier's scheduler, after CCSP. Fibers run from a private FIFO, the active batch; a fiber made
+ * runnable by the fiber running here joins it (communicating fibers stay together). After a bounded number
+ * of dispatches the worker rotates: it takes in what other threads handed it ({@link Inbox}), fires due
+ * timers, splits a batch that never shrank to one runnable fiber (its fibers are probably independent),
+ * and if other batches wait, queues the active batch behind them and takes the oldest (merging small ones).
+ * Waiting batches sit in a {@link MigrationWindow}, where idle workers steal them one batch at a time; a
+ * fiber spawned here is queued there at once, so it starts here unless an idle worker takes it first.
+ *
+ * <p>When it finds no work, a worker spins for a few microseconds looking for some (its inbox, other
+ * workers' windows and inboxes, due timers anywhere), then parks until work is handed to it, a batch is
+ * published, or the earliest timer falls due: an idle program uses no CPU.
+ *
+ * <p>With one worker nothing is ever split or published: the active batch is the whole run queue, so the
+ * order in which fibers run is plain FIFO and deterministic.
  */
 final class Worker implements Runnable {
-    private static final int SPINS = 64;
+    /** Dispatches per fiber of the batch before the worker rotates, and the bound on that count. */
+    private static final int DISPATCH_PER_FIBER = 8;
+    private static final int DISPATCH_LIMIT = 256;
+    /** Batches smaller than this are merged as the owner takes them back from its window. */
+    private static final int MERGE_BELOW = 8;
+    /** How long an idle worker spins looking for work before it parks. */
+    private static final long SPIN_NANOS = 5_000;
+    private static final VarHandle PARKED;
+
+    static {
+        try {
+            PARKED = MethodHandles.lookup().findVarHandle(Worker.class, "parked", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     final WorkerPool pool;
-    private final int index;
-    private final ArrayDeque<Continuation> local = new ArrayDeque<>();
-    private final ConcurrentLinkedQueue<Continuation> inbox = new ConcurrentLinkedQueue<>();
-    private final ConcurrentLinkedQueue<TimerEntry> externalTimers = new ConcurrentLinkedQueue<>();
-    private final PriorityQueue<TimerEntry> timers = new PriorityQueue<>();
-    private long timerSeq;
-    private volatile boolean sleeping;
+    final int index;
+    final Inbox inbox = new Inbox();
+    final MigrationWindow window = new MigrationWindow();
+    final TimerHeap timers = new TimerHeap();
+    final LiveFibers live = new LiveFibers();
+    private final boolean stealing;
+    private final FiberQueue active = new FiberQueue();
+    private final BatchList overflow = new BatchList();
+    private Batch spare;
+    private int dispatch;
+    private boolean shrank;
+    /** 1 while parked (or about to park): whoever clears it owes the worker an unpark. */
+    private volatile int parked;
+    /** True while in {@link #idle()}. */
+    private volatile boolean idling;
     private Carrier thread;
-    /** The fiber this carrier is running right now. */
+    /** The fiber this carrier is running right now (plain field: other threads read it only for dumps). */
     Continuation running;
 
-    Worker(WorkerPool pool, int index) {
+    /** Set as the carrier stops. */
+    volatile boolean stopped;
+
+    Worker(WorkerPool pool, int index, boolean stealing) {
         this.pool = pool;
         this.index = index;
+        this.stealing = stealing;
     }
 
     void start(String name) {
         thread = new Carrier(this, name);
         thread.start();
+    }
+
+    Carrier thread() {
+        return thread;
     }
 
     /** The worker whose carrier is the calling thread, or null. */
@@ -41,132 +82,255 @@ final class Worker implements Runnable {
         return t instanceof Carrier ? ((Carrier) t).worker : null;
     }
 
+    // ------------------------------------------------------------------ handing work to this worker
+
+    /** A fiber made runnable by the fiber running here: it joins the active batch. Carrier only. */
     void pushLocal(Continuation c) {
-        local.addLast(c);
+        active.add(c);
     }
 
-    void pushExternal(Continuation c) {
-        inbox.offer(c);
-        wake();
-    }
-
-    void addTimer(long deadline, Runnable wake) {
-        timers.add(new TimerEntry(deadline, timerSeq++, wake));
-    }
-
-    void addTimerExternal(long deadline, Runnable wake) {
-        externalTimers.offer(new TimerEntry(deadline, 0, wake));
-        wake();
-    }
-
-    void wake() {
-        if (sleeping) {
-            LockSupport.unpark(thread);
+    /**
+     * A fiber spawned by the fiber running here: queued here, in the migration window, so that it starts
+     * here unless an idle worker takes it first (even while the spawner keeps this carrier busy). The
+     * owner merges small batches again as it takes them back.
+     */
+    void pushNew(Continuation c) {
+        if (!stealing) {
+            active.add(c);
+            return;
         }
+        Batch b = newBatch();
+        b.add(c);
+        enqueue(b);
     }
+
+    /** A fiber handed over by another thread. */
+    void pushExternal(Continuation c) {
+        inbox.push(c);
+        wakeIfParked();
+    }
+
+    /** Unparks this worker if it is parked; true if this call did. */
+    boolean wakeIfParked() {
+        if (parked == 1 && PARKED.compareAndSet(this, 1, 0)) {
+            LockSupport.unpark(thread);
+            return true;
+        }
+        return false;
+    }
+
+    boolean isParked() {
+        return parked == 1;
+    }
+
+    /** Whether this worker is looking for work (spinning or parked). */
+    boolean isIdle() {
+        return idling;
+    }
+
+    /** Whether fibers other than the running one wait on this worker. Carrier only. */
+    boolean hasOtherWork() {
+        return !active.isEmpty() || !overflow.isEmpty() || !window.isEmpty() || !inbox.isEmpty()
+                || timers.hasDue(System.nanoTime());
+    }
+
+    // ------------------------------------------------------------------------------------ the loop
 
     @Override
     public void run() {
-        for (;;) {
-            Continuation c = next();
-            if (c != null) {
+        try {
+            for (;;) {
+                Continuation c = next();
+                if (c == null) {
+                    if (!idle()) {
+                        return;
+                    }
+                    continue;
+                }
+                c.worker = this;
                 running = c;
-                c.runSlice();
+                try {
+                    c.runSlice();
+                } catch (Throwable t) {
+                    pool.carrierFailure(c, t);
+                }
                 running = null;
-                continue;
             }
-            if (pool.closed && timers.isEmpty() && inbox.isEmpty() && externalTimers.isEmpty()) {
-                return;
-            }
-            idle();
+        } finally {
+            stopped = true;
+            pool.workerStopped(this);
         }
     }
 
     private Continuation next() {
-        Continuation c = local.pollFirst();
-        if (c != null) {
-            return c;
+        if (--dispatch < 0 || active.isEmpty()) {
+            rotate();
         }
-        c = inbox.poll();
-        if (c != null) {
-            return c;
+        Continuation c = active.poll();
+        if (c != null && active.isEmpty()) {
+            shrank = true;
         }
-        if (fireDueTimers()) {
-            return local.pollFirst();
-        }
-        return steal();
+        return c;
     }
 
-    private boolean fireDueTimers() {
-        TimerEntry e;
-        while ((e = externalTimers.poll()) != null) {
-            timers.add(new TimerEntry(e.deadline, timerSeq++, e.wake));
+    private void rotate() {
+        inbox.drainTo(active);
+        if (!timers.isEmpty()) {
+            TimerHeap.fire(timers.takeDue(System.nanoTime(), false));
         }
-        if (timers.isEmpty()) {
-            return false;
-        }
-        long now = System.nanoTime();
-        boolean fired = false;
-        while ((e = timers.peek()) != null && e.deadline - now <= 0) {
-            timers.poll();
-            e.wake.run();
-            fired = true;
-        }
-        return fired && !local.isEmpty();
-    }
-
-    private Continuation steal() {
-        Worker[] all = pool.workers();
-        for (int i = 1; i < all.length; i++) {
-            Continuation c = all[(index + i) % all.length].inbox.poll();
-            if (c != null) {
-                return c;
+        if (stealing) {
+            if (!shrank && active.size() >= 2) {
+                Batch half = newBatch();
+                active.moveSecondHalfTo(half);
+                enqueue(half);
+            }
+            refillWindow();
+            if (!window.isEmpty()) {
+                if (!active.isEmpty()) {
+                    Batch b = newBatch();
+                    b.takeAll(active);
+                    enqueue(b);
+                }
+                takeBatch();
             }
         }
-        return null;
+        dispatch = Math.min(Math.max(active.size(), 1) * DISPATCH_PER_FIBER, DISPATCH_LIMIT);
+        shrank = false;
     }
 
-    private void idle() {
-        for (int i = 0; i < SPINS; i++) {
-            if (!inbox.isEmpty() || !externalTimers.isEmpty()) {
-                return;
+    /** Queues a batch behind the others, stealable; wakes a parked worker to come and take it. */
+    private void enqueue(Batch b) {
+        if (overflow.isEmpty() && window.offer(b)) {
+            pool.signalWork(this);
+        } else {
+            overflow.add(b);
+        }
+    }
+
+    private void refillWindow() {
+        while (!overflow.isEmpty() && window.hasRoom()) {
+            window.offer(overflow.poll());
+        }
+    }
+
+    /** Makes the oldest waiting batch active (unless a thief took every one first). */
+    private void takeBatch() {
+        do {
+            Batch b = window.poll();
+            if (b == null) {
+                b = overflow.poll();
+                if (b == null) {
+                    return;
+                }
+            }
+            active.takeAll(b);
+            spare = b;
+            refillWindow();
+        } while (active.size() < MERGE_BELOW);
+    }
+
+    private Batch newBatch() {
+        Batch b = spare;
+        if (b != null) {
+            spare = null;
+            return b;
+        }
+        return new Batch();
+    }
+
+    // ------------------------------------------------------------------------------------ idling
+
+    /** Looks for work, spinning briefly, then parks; false once the pool is closed and idle for good. */
+    private boolean idle() {
+        idling = true;
+        pool.idle.incrementAndGet();
+        try {
+            return spinThenPark();
+        } finally {
+            pool.idle.decrementAndGet();
+            idling = false;
+        }
+    }
+
+    private boolean spinThenPark() {
+        long spinEnd = 0;
+        for (int i = 0; ; i++) {
+            if (findWork()) {
+                return true;
+            }
+            if (pool.closed && pool.canStop(this)) {
+                return false;
+            }
+            if (i == 0) {
+                spinEnd = System.nanoTime() + SPIN_NANOS;
+            } else if ((i & 15) == 0 && System.nanoTime() - spinEnd > 0) {
+                break;
             }
             Thread.onSpinWait();
         }
-        sleeping = true;
+        PARKED.setVolatile(this, 1);
         try {
-            if (!inbox.isEmpty() || !externalTimers.isEmpty() || pool.closed) {
-                return;
+            if (findWork()) {
+                return true;
             }
-            TimerEntry first = timers.peek();
-            if (first == null) {
+            if (pool.closed && pool.canStop(this)) {
+                return false;
+            }
+            TimerEntry due = pool.earliestTimerFor(this);
+            if (due == null) {
                 LockSupport.park(this);
             } else {
-                long wait = first.deadline - System.nanoTime();
+                long wait = due.deadline - System.nanoTime();
                 if (wait > 0) {
                     LockSupport.parkNanos(this, wait);
                 }
             }
+            return true;
         } finally {
-            sleeping = false;
+            parked = 0;
         }
     }
 
-    private static final class TimerEntry implements Comparable<TimerEntry> {
-        final long deadline;
-        final long seq;
-        final Runnable wake;
-
-        TimerEntry(long deadline, long seq, Runnable wake) {
-            this.deadline = deadline;
-            this.seq = seq;
-            this.wake = wake;
+    /** Takes in handed-over fibers, fires due timers, steals a batch; true if the active batch is not empty. */
+    private boolean findWork() {
+        inbox.drainTo(active);
+        long now = 0;
+        if (!timers.isEmpty()) {
+            now = System.nanoTime();
+            TimerHeap.fire(timers.takeDue(now, false));
         }
-
-        @Override
-        public int compareTo(TimerEntry o) {
-            int c = Long.compare(deadline - o.deadline, 0);
-            return c != 0 ? c : Long.compare(seq, o.seq);
+        if (!active.isEmpty() || !stealing) {
+            return !active.isEmpty();
         }
+        Worker[] all = pool.workers();
+        int n = all.length;
+        for (int k = 1; k < n; k++) {
+            Worker victim = all[(index + k) % n];
+            Batch b = victim.window.poll();
+            if (b != null) {
+                active.takeAll(b);
+                spare = b;
+                pool.steals.increment();
+                return true;
+            }
+            if (victim.inbox.drainTo(active)) {
+                return true;
+            }
+        }
+        for (int k = 1; k < n; k++) {
+            Worker victim = all[(index + k) % n];
+            if (!victim.timers.isEmpty()) {
+                if (now == 0) {
+                    now = System.nanoTime();
+                }
+                TimerHeap.fire(victim.timers.takeDue(now, true)); // its fibers wake here
+            }
+        }
+        return !active.isEmpty();
+    }
+
+    @Override
+    public String toString() {
+        return thread == null ? "worker " + index : thread.getName();
     }
 }

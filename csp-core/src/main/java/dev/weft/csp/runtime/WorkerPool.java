@@ -1,17 +1,29 @@
 package dev.weft.csp.runtime;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BiConsumer;
 
 /**
- * The carriers of one scheduler. A fiber woken by the fiber running on a worker is queued on that same
- * worker (communicating fibers stay together); new fibers and wake-ups from outside are spread over the
- * workers, and idle workers take work from the others' inboxes.
+ * The carriers of one scheduler ({@link Worker}s) and how work reaches them. A fiber made runnable by a
+ * fiber of this pool is queued on the waker's worker; a fiber spawned by one starts on the spawner's
+ * worker; idle workers steal batches. Only what comes from outside (a plain thread's wake-up or spawn) is
+ * handed over through a worker's lock-free inbox: to the worker that last ran the fiber, or for a new fiber
+ * to a parked worker if there is one. No lock is shared by the workers.
  */
 public final class WorkerPool {
+    private final String name;
     private final Worker[] workers;
-    private final AtomicInteger next = new AtomicInteger();
+    private final AtomicInteger nextExternal = new AtomicInteger();
     private final BiConsumer<Object, Throwable> uncaughtHandler;
+    /** Workers looking for work (spinning or parked): a busy pool pays one volatile read to know none is. */
+    final AtomicInteger idle = new AtomicInteger();
+    /** Batches stolen so far (statistics). */
+    final LongAdder steals = new LongAdder();
+    private final AtomicInteger blockingInFlight = new AtomicInteger();
+    private final AtomicInteger running;
     volatile boolean closed;
 
     /** Starts {@code n} carrier threads named after {@code name}. */
@@ -19,54 +31,127 @@ public final class WorkerPool {
         if (n < 1) {
             throw new IllegalArgumentException("a scheduler needs at least one worker, got " + n);
         }
+        this.name = name;
         this.uncaughtHandler = uncaughtHandler;
         workers = new Worker[n];
+        running = new AtomicInteger(n);
         for (int i = 0; i < n; i++) {
-            workers[i] = new Worker(this, i);
+            workers[i] = new Worker(this, i, n > 1);
         }
         for (int i = 0; i < n; i++) {
             workers[i].start(name + "-" + i);
         }
     }
 
+    /** The scheduler's name; its carriers are named after it. */
+    public String name() {
+        return name;
+    }
+
     Worker[] workers() {
         return workers;
     }
 
-    /** Queues a fiber made runnable again: on the current worker if it belongs here, else on one of ours. */
+    /** The number of carriers. */
+    public int size() {
+        return workers.length;
+    }
+
+    /** Queues a fiber made runnable again: on the current worker if it is ours, else where it ran last. */
     public void submit(Continuation fiber) {
         Worker w = Worker.current();
         if (w != null && w.pool == this) {
             w.pushLocal(fiber);
         } else {
-            pick().pushExternal(fiber);
+            Worker last = fiber.worker;
+            (last != null ? last : pickExternal()).pushExternal(fiber);
         }
     }
 
-    /** Queues a new fiber, spreading new work over the workers. */
+    /** Queues a new fiber: on the spawner's worker if it is ours, else on a parked worker or the next one. */
     public void submitNew(Continuation fiber) {
         if (closed) {
-            throw new IllegalStateException("the scheduler is closed");
+            throw new IllegalStateException("the scheduler " + name + " is closed");
         }
-        if (workers.length == 1) {
-            submit(fiber);
-        } else {
-            pick().pushExternal(fiber);
-        }
-    }
-
-    private Worker pick() {
-        return workers[Math.floorMod(next.getAndIncrement(), workers.length)];
-    }
-
-    /** Wakes {@code fiber} (by {@code wake.run()}) at {@code deadline} ({@link System#nanoTime()} scale). */
-    public void wakeAt(long deadline, Runnable wake) {
         Worker w = Worker.current();
         if (w != null && w.pool == this) {
-            w.addTimer(deadline, wake);
+            fiber.home = w;
+            w.live.add(fiber);
+            w.pushNew(fiber);
         } else {
-            pick().addTimerExternal(deadline, wake);
+            Worker target = pickExternal();
+            fiber.home = target;
+            target.live.add(fiber);
+            target.pushExternal(fiber);
         }
+    }
+
+    /** A worker for work from outside: a parked one if any (it runs the work at once), else round robin. */
+    private Worker pickExternal() {
+        if (workers.length == 1) {
+            return workers[0];
+        }
+        if (idle.get() > 0) {
+            for (Worker w : workers) {
+                if (w.isIdle()) {
+                    return w;
+                }
+            }
+        }
+        return workers[Math.floorMod(nextExternal.getAndIncrement(), workers.length)];
+    }
+
+    /** A fiber ended: it leaves the live list of its home worker. */
+    public void ended(Continuation fiber) {
+        Worker home = fiber.home;
+        if (home != null) {
+            home.live.remove(fiber);
+            fiber.home = null;
+            if (closed && liveFibers() == 0) {
+                wakeAll();
+            }
+        }
+    }
+
+    /**
+     * Runs {@code action} once {@link System#nanoTime()} reaches {@code deadline}: on the current worker's
+     * timers if it is ours, else on a worker's that is woken to take the new deadline into account. Costs no
+     * thread; any idle worker fires a due timer if its own worker is busy.
+     */
+    public TimerEntry wakeAt(long deadline, Runnable action) {
+        Worker w = Worker.current();
+        if (w != null && w.pool == this) {
+            return w.timers.add(deadline, action);
+        }
+        Worker target = pickExternal();
+        TimerEntry e = target.timers.add(deadline, action);
+        target.wakeIfParked();
+        return e;
+    }
+
+    /** Wakes one parked worker other than {@code from}, if any: a batch was published for stealing. */
+    void signalWork(Worker from) {
+        if (idle.get() > 0) {
+            for (Worker w : workers) {
+                if (w != from && w.wakeIfParked()) {
+                    return;
+                }
+            }
+        }
+    }
+
+    /** The earliest timer an idle {@code self} must wake for: its own, or one of a worker that is busy. */
+    TimerEntry earliestTimerFor(Worker self) {
+        TimerEntry best = self.timers.first();
+        for (Worker w : workers) {
+            if (w != self && !w.isParked()) {
+                TimerEntry e = w.timers.first();
+                if (e != null && (best == null || e.deadline - best.deadline < 0)) {
+                    best = e;
+                }
+            }
+        }
+        return best;
     }
 
     /** The fiber that the calling carrier thread is running, or null on any other thread. */
@@ -75,21 +160,106 @@ public final class WorkerPool {
         return w == null ? null : w.running;
     }
 
+    /** Whether the calling carrier (of this pool) has fibers waiting besides the running one. */
+    public boolean hasOtherWorkHere() {
+        Worker w = Worker.current();
+        return w != null && w.pool == this && w.hasOtherWork();
+    }
+
     /** Hands a failure of an unjoined fiber to the scheduler's handler. */
     public void uncaught(Object fiber, Throwable t) {
-        uncaughtHandler.accept(fiber, t);
+        try {
+            uncaughtHandler.accept(fiber, t);
+        } catch (Throwable again) {
+            // the handler itself failed: a carrier must survive it
+            System.err.println("Exception in the uncaught-exception handler of scheduler " + name + ": " + again);
+        }
+    }
+
+    /** Something escaped a fiber's slice (a bug in the runtime or a handler): report it; the carrier goes on. */
+    void carrierFailure(Continuation c, Throwable t) {
+        System.err.println("Weft carrier " + Thread.currentThread().getName() + ": unexpected failure in " + c);
+        t.printStackTrace();
+    }
+
+    /** Counts a {@code Weft.blocking} call in flight (+1 as it starts, -1 as it returns). */
+    public void blockingCall(int delta) {
+        blockingInFlight.addAndGet(delta);
+    }
+
+    /** The number of fibers started on this pool that have not ended. */
+    public int liveFibers() {
+        int n = 0;
+        for (Worker w : workers) {
+            n += w.live.count();
+        }
+        return n;
+    }
+
+    /** Every fiber started on this pool that has not ended (a snapshot). */
+    public List<Continuation> liveSnapshot() {
+        List<Continuation> out = new ArrayList<>();
+        for (Worker w : workers) {
+            w.live.snapshot(out);
+        }
+        return out;
+    }
+
+    /** The carrier threads, for diagnostics. */
+    public List<Thread> carriers() {
+        List<Thread> out = new ArrayList<>(workers.length);
+        for (Worker w : workers) {
+            out.add(w.thread());
+        }
+        return out;
+    }
+
+    /** Batches stolen by idle workers so far. */
+    public long steals() {
+        return steals.sum();
+    }
+
+    /**
+     * After {@link #close()}: whether idle {@code self} may stop, i.e. no fiber is left, or none can run
+     * again (every other worker idle, nothing queued, no timer, no blocking call in flight).
+     */
+    boolean canStop(Worker self) {
+        if (liveFibers() == 0) {
+            return true;
+        }
+        if (blockingInFlight.get() > 0) {
+            return false;
+        }
+        for (Worker w : workers) {
+            if (w != self && !w.isParked() && !w.stopped) {
+                return false;
+            }
+            if (!w.inbox.isEmpty() || !w.window.isEmpty() || !w.timers.isEmpty()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    void workerStopped(Worker w) {
+        running.decrementAndGet();
+        wakeAll();
+    }
+
+    private void wakeAll() {
+        for (Worker w : workers) {
+            w.wakeIfParked();
+        }
     }
 
     /** Refuses new fibers and lets the carriers stop once no fiber can run. */
     public void close() {
         closed = true;
-        for (Worker w : workers) {
-            w.wake();
-        }
+        wakeAll();
     }
 
-    /** The number of carriers. */
-    public int size() {
-        return workers.length;
+    /** Whether every carrier has stopped. */
+    public boolean isTerminated() {
+        return running.get() == 0;
     }
 }

@@ -16,10 +16,20 @@ import java.util.function.Function;
  */
 final class WeaverCache implements Function<ClassLoader, ClassTransform> {
     private final Map<ClassLoader, ClassTransform> byLoader = Collections.synchronizedMap(new WeakHashMap<>());
+    private final boolean preemptive;
+
+    WeaverCache() {
+        this(false);
+    }
+
+    /** Engines that insert preemption checks at loop back-edges if {@code preemptive}. */
+    WeaverCache(boolean preemptive) {
+        this.preemptive = preemptive;
+    }
 
     @Override
     public ClassTransform apply(ClassLoader loader) {
-        return byLoader.computeIfAbsent(loader, l -> ClassTransform.of(new Weaver(resourcesOf(l))));
+        return byLoader.computeIfAbsent(loader, l -> ClassTransform.of(new Weaver(resourcesOf(l), preemptive)));
     }
 
     private static ClassFinder resourcesOf(ClassLoader loader) {

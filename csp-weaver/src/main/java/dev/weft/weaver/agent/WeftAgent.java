@@ -38,22 +38,38 @@ public final class WeftAgent {
     private WeftAgent() {
     }
 
-    /** Entry point for {@code -javaagent:csp-weaver.jar}; {@code args} are ignored. */
+    /**
+     * Entry point for {@code -javaagent:csp-weaver.jar[=preemptive]}: with {@code preemptive}, loop back-edges
+     * of pausable code get preemption checks (see {@code Weaver(ClassFinder, boolean)}); other arguments are
+     * ignored.
+     */
     public static void premain(String args, Instrumentation inst) {
-        install(inst);
+        install(args, inst);
     }
 
     /** Entry point when attached to a running JVM: weaves the classes loaded from then on. */
     public static void agentmain(String args, Instrumentation inst) {
-        install(inst);
+        install(args, inst);
     }
 
-    private static void install(Instrumentation inst) {
+    private static void install(String args, Instrumentation inst) {
         // Installing twice (-javaagent given twice, or attached again) would weave nothing twice, but waste work.
         if (INSTALLED.compareAndSet(false, true)) {
             quietByteBuddy();
-            inst.addTransformer(transformer(new WeaverCache(), System.err), false);
+            inst.addTransformer(transformer(new WeaverCache(isPreemptive(args)), System.err), false);
         }
+    }
+
+    /** Whether the agent's arguments ({@code a,b,c}) ask for preemptive weaving. */
+    static boolean isPreemptive(String args) {
+        if (args != null) {
+            for (String a : args.split(",")) {
+                if (a.trim().equals("preemptive")) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     // Byte Buddy probes sun.misc.Unsafe as it initialises (for class injection), which JDK 24+ reports on

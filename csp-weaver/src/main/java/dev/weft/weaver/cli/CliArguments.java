@@ -17,15 +17,18 @@ import java.util.stream.Stream;
  * @param classpath libraries the inputs call, searched after the inputs
  * @param output    the directory that receives every entry of the inputs
  * @param help      whether help was asked for (the other fields are then empty)
+ * @param preemptive whether to insert preemption checks at loop back-edges ({@code --preemptive})
  */
-record CliArguments(List<Path> inputs, List<Path> classpath, Path output, boolean help) {
+record CliArguments(List<Path> inputs, List<Path> classpath, Path output, boolean help, boolean preemptive) {
     static final String USAGE = String.join(System.lineSeparator(),
-            "usage: java -jar csp-weaver.jar [-cp PATH] IN... -d OUT",
+            "usage: java -jar csp-weaver.jar [-cp PATH] [--preemptive] IN... -d OUT",
             "  IN        class directories or jars whose @Pausable code to weave",
             "  -cp PATH  libraries they call, separated by '" + File.pathSeparator + "' (also -classpath,"
                     + " --class-path), as for javac; dir/* means every jar in dir",
             "  -d OUT    output directory; receives every class of IN (woven or unchanged) and every other"
                     + " file, so that OUT alone replaces IN",
+            "  --preemptive  also insert a preemption check at every loop back-edge of pausable code, so that"
+                    + " a fiber spinning in a loop cannot starve the others on its carrier",
             "exit status: 0 woven, 1 weave errors (printed as File.java:42: message), 2 bad arguments");
 
     /** Parses and checks {@code args}; paths must exist as described in {@link #USAGE}. */
@@ -33,12 +36,14 @@ record CliArguments(List<Path> inputs, List<Path> classpath, Path output, boolea
         List<Path> inputs = new ArrayList<>();
         List<Path> classpath = new ArrayList<>();
         Path output = null;
+        boolean preemptive = false;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             switch (a) {
                 case "-h", "-help", "--help", "-?" -> {
-                    return new CliArguments(List.of(), List.of(), null, true);
+                    return new CliArguments(List.of(), List.of(), null, true, false);
                 }
+                case "--preemptive" -> preemptive = true;
                 case "-cp", "-classpath", "--class-path" -> classpath.addAll(splitPath(value(args, ++i, a)));
                 case "-d" -> {
                     if (output != null) {
@@ -61,7 +66,7 @@ record CliArguments(List<Path> inputs, List<Path> classpath, Path output, boolea
             throw new UsageException("no output directory: add -d OUT");
         }
         check(inputs, output);
-        return new CliArguments(List.copyOf(inputs), List.copyOf(classpath), output, false);
+        return new CliArguments(List.copyOf(inputs), List.copyOf(classpath), output, false, preemptive);
     }
 
     private static String value(String[] args, int i, String option) throws UsageException {

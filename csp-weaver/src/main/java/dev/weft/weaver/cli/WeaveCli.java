@@ -11,6 +11,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
@@ -47,10 +48,15 @@ public final class WeaveCli {
      * @return the exit status: {@link #OK}, {@link #FAILED} or {@link #USAGE}
      */
     public static int run(String[] args, PrintStream out, PrintStream err) {
-        return run(args, out, err, classpath -> ClassTransform.of(new Weaver(classpath)));
+        return run(args, out, err, (classpath, preemptive) -> ClassTransform.of(new Weaver(classpath, preemptive)));
     }
 
     static int run(String[] args, PrintStream out, PrintStream err, Function<ClassFinder, ClassTransform> engine) {
+        return run(args, out, err, (classpath, preemptive) -> engine.apply(classpath));
+    }
+
+    private static int run(String[] args, PrintStream out, PrintStream err,
+            BiFunction<ClassFinder, Boolean, ClassTransform> engine) {
         CliArguments a;
         try {
             a = CliArguments.parse(args);
@@ -67,7 +73,7 @@ public final class WeaveCli {
         visible.addAll(a.classpath());
         WeaveCommand.Summary s;
         try (ClassPath cp = ClassPath.open(visible)) {
-            s = new WeaveCommand(engine.apply(cp), err).run(a.inputs(), a.output());
+            s = new WeaveCommand(engine.apply(cp, a.preemptive()), err).run(a.inputs(), a.output());
         } catch (IOException | UncheckedIOException | IllegalStateException e) {
             err.println("weft: " + e.getMessage());
             return FAILED;

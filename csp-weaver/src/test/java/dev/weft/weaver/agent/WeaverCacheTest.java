@@ -16,4 +16,12 @@ class WeaverCacheTest {
         assertNotSame(cache.apply(a), cache.apply(b));
         assertNotNull(cache.apply(null));
     }
+
+    @Test
+    void theAgentArgumentPreemptiveTurnsChecksOn() {
+        org.junit.jupiter.api.Assertions.assertTrue(WeftAgent.isPreemptive("preemptive"));
+        org.junit.jupiter.api.Assertions.assertTrue(WeftAgent.isPreemptive("x, preemptive"));
+        org.junit.jupiter.api.Assertions.assertFalse(WeftAgent.isPreemptive(null));
+        org.junit.jupiter.api.Assertions.assertFalse(WeftAgent.isPreemptive(""));
+    }
 }

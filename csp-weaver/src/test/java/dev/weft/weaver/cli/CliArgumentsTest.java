@@ -55,6 +55,12 @@ class CliArgumentsTest {
     }
 
     @Test
+    void preemptiveIsOffUnlessAsked() throws Exception {
+        assertTrue(!CliArguments.parse(in.toString(), "-d", "out").preemptive());
+        assertTrue(CliArguments.parse("--preemptive", in.toString(), "-d", "out").preemptive());
+    }
+
+    @Test
     void helpNeedsNothingElse() throws UsageException {
         assertTrue(CliArguments.parse("--help").help());
         assertTrue(CliArguments.parse(in.toString(), "-h").help());

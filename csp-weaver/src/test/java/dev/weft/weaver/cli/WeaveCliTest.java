@@ -83,7 +83,7 @@ class WeaveCliTest {
     void badArgumentsPrintTheProblemAndTheUsageAndExitWithTwo() {
         assertEquals(2, run("-d", dir.resolve("out").toString()));
         assertTrue(err().contains("weft: no input"), err());
-        assertTrue(err().contains("usage: java -jar csp-weaver.jar [-cp PATH] IN... -d OUT"), err());
+        assertTrue(err().contains("usage: java -jar csp-weaver.jar [-cp PATH] [--preemptive] IN... -d OUT"), err());
         assertEquals("", out());
     }
 

@@ -1,0 +1,53 @@
+package dev.weft.csp;
+
+import dev.weft.csp.runtime.Continuation;
+import dev.weft.csp.runtime.WorkerPool;
+import java.io.PrintStream;
+import java.util.List;
+
+/**
+ * Writes a fiber dump: every live fiber of a scheduler with its state, what it waits on, and its woven
+ * stack, innermost first, as the pause sites its frames recorded while they unwound. A running fiber shows
+ * its carrier's stack instead. Read without stopping anything: a best-effort snapshot.
+ */
+final class FiberDump {
+    private FiberDump() {
+    }
+
+    static void write(WorkerPool pool, PrintStream out) {
+        List<Continuation> live = pool.liveSnapshot();
+        out.println("Weft scheduler " + pool.name() + ": " + pool.size() + (pool.size() == 1 ? " worker, " : " workers, ")
+                + live.size() + (live.size() == 1 ? " live fiber" : " live fibers") + ", " + pool.steals()
+                + " batches stolen");
+        for (Continuation c : live) {
+            write((Fiber) c, out);
+        }
+    }
+
+    private static void write(Fiber f, PrintStream out) {
+        String state = f.stateName();
+        Object blocker = f.blocker();
+        StringBuilder head = new StringBuilder().append('"').append(f).append("\" ").append(state);
+        if (state.equals("parked")) {
+            head.append(blocker != null ? ", waiting on " + blocker : ", waiting for unpark()");
+        }
+        Thread carrier = state.equals("running") ? f.carrierThread() : null;
+        if (carrier != null) {
+            head.append(" on ").append(carrier.getName());
+        }
+        out.println(head);
+        if (carrier != null) {
+            for (StackTraceElement e : carrier.getStackTrace()) {
+                if (e.getClassName().equals("dev.weft.csp.Fiber") && e.getMethodName().equals("runSlice")) {
+                    break;
+                }
+                out.println("\tat " + e);
+            }
+        } else {
+            for (String site : f.pauseSites()) {
+                out.println("\tat " + site);
+            }
+        }
+        out.println();
+    }
+}

@@ -1,0 +1,37 @@
+package dev.weft.csp.runtime;
+
+import java.util.concurrent.Executor;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The threads that run {@code Weft.blocking} calls: a cached pool of daemon threads ({@code weft-blocking-N})
+ * shared by every scheduler, created on first use; a thread idle for a minute ends.
+ */
+public final class BlockingCalls {
+    private BlockingCalls() {
+    }
+
+    private static final class Holder {
+        static final Executor POOL = create();
+
+        private static Executor create() {
+            AtomicInteger ids = new AtomicInteger();
+            ThreadFactory factory = r -> {
+                Thread t = new Thread(r, "weft-blocking-" + ids.incrementAndGet());
+                t.setDaemon(true);
+                return t;
+            };
+            return new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS, new SynchronousQueue<>(),
+                    factory);
+        }
+    }
+
+    /** Runs {@code task} on a blocking-call thread. */
+    public static void execute(Runnable task) {
+        Holder.POOL.execute(task);
+    }
+}

@@ -1,0 +1,88 @@
+package dev.weft.csp.runtime;
+
+/**
+ * A FIFO of continuations linked through their own {@link Continuation#next} field: adding, taking and
+ * moving a whole queue allocate nothing. Owned by one thread at a time (never shared while in use).
+ */
+class FiberQueue {
+    private Continuation head;
+    private Continuation tail;
+    private int size;
+
+    final boolean isEmpty() {
+        return head == null;
+    }
+
+    final int size() {
+        return size;
+    }
+
+    final void add(Continuation c) {
+        c.next = null;
+        if (tail == null) {
+            head = c;
+        } else {
+            tail.next = c;
+        }
+        tail = c;
+        size++;
+    }
+
+    final Continuation poll() {
+        Continuation c = head;
+        if (c != null) {
+            head = c.next;
+            if (head == null) {
+                tail = null;
+            }
+            c.next = null;
+            size--;
+        }
+        return c;
+    }
+
+    /** Appends every element of {@code other}, in order, and leaves it empty. */
+    final void takeAll(FiberQueue other) {
+        if (other.head == null) {
+            return;
+        }
+        if (tail == null) {
+            head = other.head;
+        } else {
+            tail.next = other.head;
+        }
+        tail = other.tail;
+        size += other.size;
+        other.head = null;
+        other.tail = null;
+        other.size = 0;
+    }
+
+    /** Moves the second half of this queue (its newest elements) to the end of {@code other}. */
+    final void moveSecondHalfTo(FiberQueue other) {
+        int keep = (size + 1) / 2;
+        if (keep == size) {
+            return;
+        }
+        Continuation last = head;
+        for (int i = 1; i < keep; i++) {
+            last = last.next;
+        }
+        Continuation first = last.next;
+        last.next = null;
+        if (other.tail == null) {
+            other.head = first;
+        } else {
+            other.tail.next = first;
+        }
+        other.tail = tail;
+        other.size += size - keep;
+        tail = last;
+        size = keep;
+    }
+
+    /** Visits every element, oldest first (diagnostics: only the owner may call it). */
+    final Continuation first() {
+        return head;
+    }
+}

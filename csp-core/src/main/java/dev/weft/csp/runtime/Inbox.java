@@ -1,0 +1,58 @@
+package dev.weft.csp.runtime;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * Fibers handed to a worker by other threads (a plain thread's wake-up, a new fiber from outside): a
+ * lock-free stack through the fibers' own link field, so pushing allocates nothing. The owner, or an idle
+ * worker, takes everything at once and queues it oldest first.
+ */
+final class Inbox {
+    private static final VarHandle TOP;
+
+    static {
+        try {
+            TOP = MethodHandles.lookup().findVarHandle(Inbox.class, "top", Continuation.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private volatile Continuation top;
+
+    void push(Continuation c) {
+        for (;;) {
+            Continuation t = top;
+            c.next = t;
+            if (TOP.compareAndSet(this, t, c)) {
+                return;
+            }
+        }
+    }
+
+    boolean isEmpty() {
+        return top == null;
+    }
+
+    /** Moves everything pushed so far to the end of {@code q}, oldest first; false if there was nothing. */
+    boolean drainTo(FiberQueue q) {
+        if (top == null) {
+            return false;
+        }
+        Continuation c = (Continuation) TOP.getAndSet(this, null);
+        Continuation reversed = null;
+        while (c != null) {
+            Continuation n = c.next;
+            c.next = reversed;
+            reversed = c;
+            c = n;
+        }
+        while (reversed != null) {
+            Continuation n = reversed.next;
+            q.add(reversed);
+            reversed = n;
+        }
+        return true;
+    }
+}

@@ -1,0 +1,142 @@
+package dev.weft.csp.runtime;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * A worker's timers: a binary heap ordered by deadline (then by arrival), under a tiny spin lock that is
+ * held only for a heap operation. Its owner adds and fires; another thread may add (a wake-up scheduled
+ * from outside) and an idle worker may fire entries that are due while the owner is busy.
+ */
+final class TimerHeap {
+    private static final VarHandle LOCK;
+
+    static {
+        try {
+            LOCK = MethodHandles.lookup().findVarHandle(TimerHeap.class, "lock", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private volatile int lock;
+    private TimerEntry[] heap = new TimerEntry[8];
+    private int size;
+    private long seq;
+    /** The earliest entry, or null: read without the lock to decide whether to look. */
+    private volatile TimerEntry first;
+
+    TimerEntry first() {
+        return first;
+    }
+
+    boolean isEmpty() {
+        return first == null;
+    }
+
+    /** Whether an entry is due at {@code now}. */
+    boolean hasDue(long now) {
+        TimerEntry f = first;
+        return f != null && f.deadline - now <= 0;
+    }
+
+    TimerEntry add(long deadline, Runnable action) {
+        lock();
+        try {
+            TimerEntry e = new TimerEntry(deadline, seq++, action);
+            if (size == heap.length) {
+                heap = java.util.Arrays.copyOf(heap, size * 2);
+            }
+            int i = size++;
+            while (i > 0) {
+                int parent = (i - 1) >>> 1;
+                if (!e.before(heap[parent])) {
+                    break;
+                }
+                heap[i] = heap[parent];
+                i = parent;
+            }
+            heap[i] = e;
+            first = heap[0];
+            return e;
+        } finally {
+            LOCK.setRelease(this, 0);
+        }
+    }
+
+    /**
+     * Removes the entries due at {@code now} and returns them chained through {@link TimerEntry#nextDue},
+     * earliest first; null if none (or, with {@code tryOnly}, if another thread holds the lock).
+     */
+    TimerEntry takeDue(long now, boolean tryOnly) {
+        if (!hasDue(now)) {
+            return null;
+        }
+        if (tryOnly) {
+            if (!LOCK.compareAndSet(this, 0, 1)) {
+                return null;
+            }
+        } else {
+            lock();
+        }
+        TimerEntry chain = null;
+        TimerEntry last = null;
+        try {
+            while (size > 0 && heap[0].deadline - now <= 0) {
+                TimerEntry e = removeFirst();
+                e.nextDue = null;
+                if (last == null) {
+                    chain = e;
+                } else {
+                    last.nextDue = e;
+                }
+                last = e;
+            }
+            first = size == 0 ? null : heap[0];
+        } finally {
+            LOCK.setRelease(this, 0);
+        }
+        return chain;
+    }
+
+    private TimerEntry removeFirst() {
+        TimerEntry top = heap[0];
+        TimerEntry e = heap[--size];
+        heap[size] = null;
+        if (size > 0) {
+            int i = 0;
+            for (;;) {
+                int child = 2 * i + 1;
+                if (child >= size) {
+                    break;
+                }
+                if (child + 1 < size && heap[child + 1].before(heap[child])) {
+                    child++;
+                }
+                if (!heap[child].before(e)) {
+                    break;
+                }
+                heap[i] = heap[child];
+                i = child;
+            }
+            heap[i] = e;
+        }
+        return top;
+    }
+
+    private void lock() {
+        while (!LOCK.compareAndSet(this, 0, 1)) {
+            Thread.onSpinWait();
+        }
+    }
+
+    /** Fires a chain returned by {@link #takeDue}. */
+    static void fire(TimerEntry chain) {
+        while (chain != null) {
+            TimerEntry n = chain.nextDue;
+            chain.nextDue = null;
+            chain.fire();
+            chain = n;
+        }
+    }
+}

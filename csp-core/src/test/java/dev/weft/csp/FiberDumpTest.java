@@ -1,0 +1,97 @@
+package dev.weft.csp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import javax.management.ObjectName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+class FiberDumpTest {
+    private static final AtomicInteger READ_LINE = new AtomicInteger();
+
+    @Pausable
+    static int readIt(ChannelInput<Integer> in) {
+        READ_LINE.set(new Throwable().getStackTrace()[0].getLineNumber() + 1);
+        return in.read();
+    }
+
+    @Test
+    @Timeout(20)
+    void aParkedFiberShowsWhatItWaitsOnAndWhereItPaused() throws Exception {
+        try (Scheduler s = Scheduler.create(2)) {
+            One2OneChannel<Integer> c = Channel.one2one();
+            AtomicReference<Integer> got = new AtomicReference<>();
+            Thread runner = new Thread(() -> Weft.run(s, () -> got.set(readIt(c.in()))));
+            runner.start();
+            String dump = s.dumpFibers();
+            while (!dump.contains("parked")) {
+                Thread.onSpinWait();
+                dump = s.dumpFibers();
+            }
+            String viaJmx = (String) ManagementFactory.getPlatformMBeanServer().invoke(
+                    new ObjectName("dev.weft:type=Scheduler,name=" + s.name()), "dumpFibers", null, null);
+            c.out().write(7);
+            runner.join();
+            assertEquals(7, got.get());
+            assertTrue(dump.startsWith("Weft scheduler " + s.name() + ": 2 workers, 1 live fiber"), dump);
+            assertTrue(dump.contains("parked, waiting on " + c), dump);
+            assertTrue(dump.contains("\tat dev.weft.csp.ChannelImpl$In.read(ChannelImpl.java:"), dump);
+            assertTrue(dump.contains("\tat dev.weft.csp.FiberDumpTest.readIt(FiberDumpTest.java:" + READ_LINE.get()
+                    + ")\n"), dump);
+            assertTrue(viaJmx.contains("FiberDumpTest.readIt(FiberDumpTest.java:" + READ_LINE.get() + ")"), viaJmx);
+            int rendezvous = dump.indexOf("ChannelImpl$In.read");
+            assertTrue(rendezvous < dump.indexOf("FiberDumpTest.readIt"), "innermost first: " + dump);
+        }
+    }
+
+    @Test
+    @Timeout(20)
+    void theMBeanGoesAwayWithTheScheduler() throws Exception {
+        Scheduler s = Scheduler.singleThreaded();
+        ObjectName name = new ObjectName("dev.weft:type=Scheduler,name=" + s.name());
+        assertTrue(ManagementFactory.getPlatformMBeanServer().isRegistered(name));
+        assertEquals(1, ManagementFactory.getPlatformMBeanServer().getAttribute(name, "Workers"));
+        s.close();
+        assertTrue(!ManagementFactory.getPlatformMBeanServer().isRegistered(name));
+    }
+
+    @Test
+    @Timeout(20)
+    void anUncaughtExceptionIsPrintedWithTheFibersStackAndTheCarrierLivesOn() throws Exception {
+        PrintStream saved = System.err;
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        try (Scheduler s = Scheduler.singleThreaded()) {
+            AtomicReference<Thread> before = new AtomicReference<>();
+            AtomicReference<Thread> after = new AtomicReference<>();
+            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+            try {
+                Weft.run(s, () -> {
+                    before.set(Thread.currentThread());
+                    Weft.spawn(FiberDumpTest::failsAfterAPause); // never joined: goes to the handler
+                });
+            } finally {
+                System.setErr(saved);
+            }
+            Weft.run(s, () -> after.set(Thread.currentThread()));
+            assertSame(before.get(), after.get(), "the carrier survived");
+            String text = err.toString(StandardCharsets.UTF_8);
+            assertTrue(text.startsWith("Exception in Fiber@"), text);
+            assertTrue(text.contains("java.lang.IllegalStateException: boom"), text);
+            assertTrue(text.contains("at dev.weft.csp.FiberDumpTest.failsAfterAPause(FiberDumpTest.java:"), text);
+        }
+    }
+
+    @Pausable
+    static void failsAfterAPause() {
+        Timer.sleep(java.time.Duration.ofMillis(1));
+        throw new IllegalStateException("boom");
+    }
+}
