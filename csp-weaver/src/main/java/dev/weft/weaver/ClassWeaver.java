@@ -41,7 +41,7 @@ import org.objectweb.asm.tree.analysis.AnalyzerException;
  * each pausable method its resumable form and rewrites lambdas of pausable functional interfaces.
  */
 final class ClassWeaver implements Opcodes {
-    static final String WOVEN_MARKER = "Ldev/weft/Woven;";
+    static final String WOVEN_MARKER = "Ldev/weft/csp/runtime/Woven;";
     private static final String FIBER = MethodWeaver.FIBER;
     private static final String FIBER_DESC = MethodWeaver.FIBER_DESC;
     private static final String LMF = "java/lang/invoke/LambdaMetafactory";
