@@ -9,7 +9,6 @@ import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -201,9 +200,9 @@ class DeadlockTest {
     @Timeout(60)
     void aSleepingFiberIsNotADeadlock() {
         onBoth(10, s -> {
-            One2OneChannel<Integer> c = Channel.one2one();
             AtomicInteger got = new AtomicInteger();
             Weft.run(s, () -> {
+                One2OneChannel<Integer> c = Channel.one2one(); // made inside: only the timer keeps it alive
                 Weft.spawn(() -> {
                     Timer.sleep(Duration.ofMillis(30));
                     c.out().write(5);
@@ -218,9 +217,9 @@ class DeadlockTest {
     @Timeout(60)
     void aFiberInABlockingCallIsNotADeadlock() {
         onBoth(10, s -> {
-            One2OneChannel<Integer> c = Channel.one2one();
             AtomicInteger got = new AtomicInteger();
             Weft.run(s, () -> {
+                One2OneChannel<Integer> c = Channel.one2one(); // made inside: only the blocking call keeps it alive
                 Weft.spawn(() -> c.out().write(Weft.blocking(() -> {
                     Thread.sleep(30);
                     return 6;
@@ -235,9 +234,11 @@ class DeadlockTest {
     @Timeout(60)
     void anAlternativeWithATimeoutIsNotADeadlock() {
         onBoth(10, s -> {
-            One2OneChannel<Integer> c = Channel.one2one();
             AtomicInteger chosen = new AtomicInteger(-1);
-            Weft.run(s, () -> chosen.set(new Alternative(c.in(), Guards.timeout(Duration.ofMillis(20))).select()));
+            Weft.run(s, () -> {
+                One2OneChannel<Integer> c = Channel.one2one();
+                chosen.set(new Alternative(c.in(), Guards.timeout(Duration.ofMillis(20))).select());
+            });
             assertEquals(1, chosen.get());
         });
     }
@@ -256,13 +257,12 @@ class DeadlockTest {
     /** CommsTime-like: a token goes round a ring of four fibers {@code rounds} times. */
     private static void ring(Scheduler s, int rounds) {
         int n = 4;
-        Supplier<One2OneChannel<Integer>> make = Channel::one2one;
-        java.util.List<One2OneChannel<Integer>> links = new java.util.ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            links.add(make.get());
-        }
         AtomicInteger last = new AtomicInteger();
         Weft.run(s, () -> {
+            java.util.List<One2OneChannel<Integer>> links = new java.util.ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                links.add(Channel.one2one()); // made inside the run, so the check examines every wait
+            }
             for (int i = 1; i < n; i++) {
                 ChannelInput<Integer> in = links.get(i - 1).in();
                 ChannelOutput<Integer> out = links.get(i).out();
