@@ -254,6 +254,48 @@ class DeadlockTest {
         }
     }
 
+    @Test
+    @Timeout(120)
+    void busyProgramsMadeInsideTheRunNeverReport() {
+        for (int workers : new int[] {1, 2, 4}) {
+            try (Scheduler s = workers == 1 ? Scheduler.singleThreaded() : Scheduler.create(workers)) {
+                for (int i = 0; i < 100; i++) {
+                    AtomicInteger total = new AtomicInteger();
+                    Weft.run(s, () -> {
+                        Any2OneChannel<Integer> fanIn = Channel.any2one();
+                        One2OneChannel<Integer> other = Channel.one2one();
+                        Barrier barrier = new Barrier(4);
+                        java.util.List<Fiber> producers = new java.util.ArrayList<>();
+                        for (int p = 0; p < 4; p++) {
+                            producers.add(Weft.spawn(() -> {
+                                for (int k = 0; k < 50; k++) {
+                                    fanIn.out().write(1);
+                                    if (k % 10 == 0) {
+                                        barrier.sync();
+                                    }
+                                }
+                            }));
+                        }
+                        Fiber side = Weft.spawn(() -> {
+                            for (int k = 0; k < 100; k++) {
+                                other.out().write(2);
+                            }
+                        });
+                        Alternative alt = new Alternative(fanIn.in(), other.in());
+                        for (int k = 0; k < 300; k++) {
+                            total.addAndGet(alt.select() == 0 ? fanIn.in().read() : other.in().read());
+                        }
+                        for (Fiber f : producers) {
+                            f.join();
+                        }
+                        side.join();
+                    });
+                    assertEquals(400, total.get());
+                }
+            }
+        }
+    }
+
     /** CommsTime-like: a token goes round a ring of four fibers {@code rounds} times. */
     private static void ring(Scheduler s, int rounds) {
         int n = 4;
