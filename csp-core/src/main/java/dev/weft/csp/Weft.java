@@ -36,6 +36,9 @@ public final class Weft {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while waiting for Weft.run", e);
         }
+        if (failure instanceof DeadlockException && group.hasFailed()) {
+            throw new DeadlockException(failure.getMessage()); // made here: its stack shows this Weft.run
+        }
         if (failure != null) {
             throw Weft.<RuntimeException>sneaky(failure);
         }

@@ -260,7 +260,11 @@ public final class WorkerPool {
         if (marks == null) {
             return;
         }
-        check.check(this, () -> java.util.Arrays.equals(marks, quiescentMarks(self)));
+        try {
+            check.check(this, () -> java.util.Arrays.equals(marks, quiescentMarks(self)));
+        } catch (RuntimeException | Error e) {
+            carrierFailure(null, e); // a bug in the check (or a blocker's toString): the carrier goes on
+        }
     }
 
     /**
