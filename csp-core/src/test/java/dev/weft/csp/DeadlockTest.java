@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 class DeadlockTest {
-    private static final int ITERATIONS = 200;
+    /** Repetitions on two workers; raise with -Dweft.deadlockTest.iterations=N to stress. */
+    private static final int ITERATIONS = Integer.getInteger("weft.deadlockTest.iterations", 200);
 
     private static void onBoth(int iterations, java.util.function.Consumer<Scheduler> test) {
         try (Scheduler s = Scheduler.singleThreaded()) {
