@@ -25,4 +25,11 @@ interface AltGuard extends Guard {
 
     /** Removes {@code me} if it is still queued. Called under the lock. */
     void unregister(Selection.Registration me);
+
+    /**
+     * Records that a party of {@code pool} (null: a plain thread) selects on this guard, for the deadlock
+     * check ({@link Uses}). Called under the lock.
+     */
+    default void markUse(dev.weft.csp.runtime.WorkerPool pool) {
+    }
 }

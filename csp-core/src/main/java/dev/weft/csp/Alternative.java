@@ -98,8 +98,12 @@ public final class Alternative {
         List<Fiber> wake = new ArrayList<>(1);
         long now = System.nanoTime();
         int chosen = -1;
+        dev.weft.csp.runtime.WorkerPool user = Uses.callerPool();
         lockAll();
         try {
+            for (AltGuard g : alt) {
+                g.markUse(user);
+            }
             for (int i = 0; i < alt.length && chosen < 0; i++) {
                 if (isReady(i, new Selection.Registration(sel, i), wake, now, now)) {
                     chosen = i;
@@ -145,7 +149,13 @@ public final class Alternative {
         long deadline = 0;
         int timer = -1;
         int chosen = -1;
+        dev.weft.csp.runtime.WorkerPool user = me.isThreadBound() ? null : me.pool();
         lockAll();
+        for (int i = 0; i < n; i++) {
+            if (pre == null || pre[i]) {
+                alt[i].markUse(user);
+            }
+        }
         for (int k = 0; k < n && chosen < 0; k++) {
             int i = (start + k) % n;
             if (pre != null && !pre[i]) {
@@ -175,6 +185,7 @@ public final class Alternative {
         if (chosen >= 0) {
             return chosen;
         }
+        sel.waitOn(alt, regs, timer >= 0);
         awaitClaim(me, sel, timer, deadline);
         lockAll();
         for (int i = 0; i < n; i++) {
@@ -203,7 +214,7 @@ public final class Alternative {
                 }
             });
         }
-        Fiber.park();
+        Fiber.parkOn(sel);
     }
 
     private void lockAll() {

@@ -1,5 +1,6 @@
 package dev.weft.csp;
 
+import dev.weft.csp.runtime.WorkerPool;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -8,6 +9,8 @@ import java.util.List;
  * called it; then all go on together and the barrier is ready for the next round.
  */
 public final class Barrier {
+    /** Who has used the barrier, under its monitor; see {@link Uses}. */
+    private Object users = Uses.creator();
     private int enrolled;
     private int arrived;
     private List<Fiber> waiting = new ArrayList<>();
@@ -26,7 +29,9 @@ public final class Barrier {
 
     /** Enrolls one more process: each round now waits for it too. */
     public void enroll() {
+        WorkerPool p = Uses.callerPool();
         synchronized (this) {
+            use(p);
             enrolled++;
         }
     }
@@ -39,7 +44,9 @@ public final class Barrier {
      */
     public void resign() {
         List<Fiber> release = null;
+        WorkerPool p = Uses.callerPool();
         synchronized (this) {
+            use(p);
             if (enrolled == 0) {
                 throw new IllegalStateException("resign() on a barrier with no enrolled process");
             }
@@ -61,6 +68,7 @@ public final class Barrier {
         Fiber me = Fiber.current();
         List<Fiber> release = null;
         synchronized (this) {
+            use(me.pool());
             if (enrolled == 0) {
                 throw new IllegalStateException("sync() on a barrier with no enrolled process");
             }
@@ -75,6 +83,25 @@ public final class Barrier {
             Fiber.parkOn(this);
         } else {
             wakeAll(release);
+        }
+    }
+
+    /** Records a use by a party of pool {@code p} (null: a plain thread). Under the monitor. */
+    private void use(WorkerPool p) {
+        if (p != users && users != null) {
+            users = null; // a plain thread, or a second pool: for good
+        }
+    }
+
+    /** As {@link Waitable#onlyUsedBy} (not public API, so not that interface). */
+    synchronized boolean onlyUsedBy(WorkerPool pool) {
+        return Uses.onlyBy(users, pool);
+    }
+
+    @Override
+    public String toString() {
+        synchronized (this) {
+            return "a barrier (" + arrived + " of " + enrolled + " enrolled processes arrived)";
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.weft.csp;
 
+import dev.weft.csp.runtime.WorkerPool;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.List;
@@ -38,6 +39,8 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
     private final Out out = new Out();
     private volatile int locked;
     private boolean poisoned;
+    /** Who has used the channel, under the lock; see {@link Uses}. */
+    private Object users = Uses.creator();
 
     ChannelImpl(ChannelBuffer<T> buffer, boolean sharedReaders, boolean sharedWriters) {
         ChannelBuffer<T> b = buffer == null ? null : buffer.claim();
@@ -54,6 +57,11 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
     @Override
     public Out out() {
         return out;
+    }
+
+    @Override
+    public String toString() {
+        return "channel #" + id;
     }
 
     // ------------------------------------------------------------------------------------ locking
@@ -79,6 +87,13 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
 
     private void unlock() {
         LOCK.setRelease(this, 0);
+    }
+
+    /** Records a use by a party of pool {@code p} (null: a plain thread). Under the lock. */
+    private void use(WorkerPool p) {
+        if (p != users && users != null) {
+            users = null; // a plain thread, or a second pool: for good
+        }
     }
 
     // ------------------------------------------------------------------------------ queue helpers
@@ -133,7 +148,9 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
     private void poisonChannel() {
         Object[] r;
         Object[] w;
+        WorkerPool p = Uses.callerPool();
         lock();
+        use(p);
         if (poisoned) {
             unlock();
             return;
@@ -177,9 +194,24 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
     // ---------------------------------------------------------------------------------- the ends
 
     /** What both ends share: the channel's lock, as a guard sees it, and poison. */
-    private abstract class End implements AltGuard {
+    private abstract class End implements AltGuard, Waitable {
         public void poison() {
             poisonChannel();
+        }
+
+        @Override
+        public void markUse(WorkerPool p) {
+            use(p);
+        }
+
+        @Override
+        public boolean onlyUsedBy(WorkerPool pool) {
+            ChannelImpl.this.lock();
+            try {
+                return Uses.onlyBy(users, pool);
+            } finally {
+                ChannelImpl.this.unlock();
+            }
         }
 
         @Override
@@ -206,6 +238,7 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
         public T read() {
             Fiber me = Fiber.current();
             lock();
+            use(me.pool());
             if (poisoned) {
                 unlock();
                 throw poisoned();
@@ -242,13 +275,15 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
             readers.add(me);
             unlock();
             wakeClaimed(w); // a claimed alternative will write to this reader
-            Fiber.parkOn(ChannelImpl.this);
+            Fiber.parkOn(In.this);
             return received(me);
         }
 
         @Override
         public boolean pending() {
+            WorkerPool user = Uses.callerPool();
             lock();
+            use(user);
             boolean p = !poisoned && ((buffer != null && !buffer.isEmpty()) || writers.peek() instanceof Fiber);
             unlock();
             return p;
@@ -268,6 +303,11 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
         public void unregister(Selection.Registration me) {
             readers.remove(me);
         }
+
+        @Override
+        public String toString() {
+            return "the input of " + ChannelImpl.this;
+        }
     }
 
     /** The writing end. */
@@ -280,6 +320,7 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
             }
             Fiber me = Fiber.current();
             lock();
+            use(me.pool());
             if (poisoned) {
                 unlock();
                 throw poisoned();
@@ -307,7 +348,7 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
             writers.add(me);
             unlock();
             wakeClaimed(r); // a claimed alternative will read this value
-            Fiber.parkOn(ChannelImpl.this);
+            Fiber.parkOn(Out.this);
             received(me);
         }
 
@@ -324,6 +365,11 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
         @Override
         public void unregister(Selection.Registration me) {
             writers.remove(me);
+        }
+
+        @Override
+        public String toString() {
+            return "the output of " + ChannelImpl.this;
         }
     }
 }

@@ -57,7 +57,7 @@ public final class Connection<Q, R> implements One2OneConnection<Q, R>, Any2OneC
         }
     }
 
-    private final class Server implements ConnectionServer<Q, R>, AltGuard {
+    private final class Server implements ConnectionServer<Q, R>, AltGuard, Waitable {
         @Override
         @Pausable
         public Q accept() {
@@ -98,6 +98,21 @@ public final class Connection<Q, R> implements One2OneConnection<Q, R>, Any2OneC
         @Override
         public void unregister(Selection.Registration me) {
             requests.in().unregister(me);
+        }
+
+        @Override
+        public void markUse(dev.weft.csp.runtime.WorkerPool pool) {
+            requests.in().markUse(pool);
+        }
+
+        @Override
+        public boolean onlyUsedBy(dev.weft.csp.runtime.WorkerPool pool) {
+            return requests.in().onlyUsedBy(pool);
+        }
+
+        @Override
+        public String toString() {
+            return "the server end of a connection (" + requests.in() + ")";
         }
     }
 }

@@ -430,6 +430,11 @@ public final class Fiber extends Continuation {
         return lastCarrier();
     }
 
+    /** Whether the fiber is parked (a volatile read: what it did before parking is visible after it). */
+    boolean isParked() {
+        return state == PARKED;
+    }
+
     /** What the fiber waits on while parked, or null. */
     Object blocker() {
         return blocker;

@@ -24,7 +24,8 @@ final class FiberDump {
         }
     }
 
-    private static void write(Fiber f, PrintStream out) {
+    /** Writes one fiber's entry: its name, state, what it waits on, and its woven stack. */
+    static void write(Fiber f, PrintStream out) {
         String state = f.stateName();
         Object blocker = f.blocker();
         StringBuilder head = new StringBuilder().append('"').append(f).append("\" ").append(state);

@@ -37,6 +37,7 @@ public final class Scheduler implements AutoCloseable {
 
     private Scheduler(int workers, String name) {
         this.pool = new WorkerPool(workers, name, Scheduler::printUncaught);
+        pool.setDeadlockCheck(new DeadlockDetector());
         this.mbeanName = JMX ? register(name) : null;
     }
 

@@ -8,7 +8,7 @@ import java.lang.invoke.VarHandle;
  * first party to claim the selection (a channel partner, a timer) with one compare-and-set wins, and only
  * it wakes the fiber, so every pause is matched by exactly one wake-up.
  */
-final class Selection {
+final class Selection implements Waitable {
     private static final VarHandle SELECTED;
 
     static {
@@ -21,6 +21,10 @@ final class Selection {
 
     final Fiber fiber;
     private volatile int selected = -1;
+    // What a blocked select waits on (set by its fiber before it pauses), for dumps and the deadlock check.
+    private AltGuard[] guards;
+    private Registration[] regs;
+    private boolean timed;
 
     Selection(Fiber fiber) {
         this.fiber = fiber;
@@ -33,6 +37,42 @@ final class Selection {
 
     int selected() {
         return selected;
+    }
+
+    /** Records the guards the select waits on ({@code regs[i]} null: guard i disabled) before it pauses. */
+    void waitOn(AltGuard[] guards, Registration[] regs, boolean timed) {
+        this.guards = guards;
+        this.regs = regs;
+        this.timed = timed;
+    }
+
+    @Override
+    public boolean onlyUsedBy(dev.weft.csp.runtime.WorkerPool pool) {
+        if (timed || guards == null) {
+            return false;
+        }
+        for (int i = 0; i < guards.length; i++) {
+            if (regs[i] != null && !(guards[i] instanceof Waitable && ((Waitable) guards[i]).onlyUsedBy(pool))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public String toString() {
+        if (guards == null) {
+            return "an Alternative";
+        }
+        StringBuilder b = new StringBuilder("an Alternative over [");
+        String sep = "";
+        for (int i = 0; i < guards.length; i++) {
+            if (regs[i] != null) {
+                b.append(sep).append(guards[i]);
+                sep = ", ";
+            }
+        }
+        return b.append(timed ? "] with a timeout" : "]").toString();
     }
 
     /** A registration of this selection on one guard, as a channel queues it. */

@@ -17,6 +17,9 @@ public final class Weft {
     /**
      * Runs {@code main} as a fiber of {@code s} and returns when it and every fiber spawned within it have
      * ended. If {@code main} threw, rethrows that very exception.
+     *
+     * @throws DeadlockException if it becomes certain that no fiber of {@code s} can ever run again while
+     *     fibers of this run are still blocked (see {@link DeadlockException}); those fibers stay parked
      */
     public static void run(Scheduler s, CSProcess main) {
         if (s == null || main == null) {
@@ -32,6 +35,9 @@ public final class Weft {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while waiting for Weft.run", e);
+        }
+        if (failure instanceof DeadlockException && group.hasFailed()) {
+            throw new DeadlockException(failure.getMessage()); // made here: its stack shows this Weft.run
         }
         if (failure != null) {
             throw Weft.<RuntimeException>sneaky(failure);

@@ -12,6 +12,7 @@ public final class RunGroup {
     private final CountDownLatch finished = new CountDownLatch(1);
     private volatile Object main;
     private volatile Throwable mainFailure;
+    private volatile Throwable failed;
 
     /** Records the main fiber, whose exception the caller of {@code Weft.run} rethrows. */
     public void setMain(Object fiber) {
@@ -38,9 +39,31 @@ public final class RunGroup {
         }
     }
 
-    /** Blocks the calling thread until every fiber of the group has ended; returns main's failure or null. */
+    /**
+     * Ends the wait of {@code Weft.run} with {@code failure} (a deadlock) although fibers of the group are
+     * still alive; false if the group had already finished or failed.
+     */
+    public synchronized boolean fail(Throwable failure) {
+        if (failed != null || finished.getCount() == 0) {
+            return false;
+        }
+        failed = failure;
+        finished.countDown();
+        return true;
+    }
+
+    /** Whether {@link #fail} ended the group. */
+    public boolean hasFailed() {
+        return failed != null;
+    }
+
+    /**
+     * Blocks the calling thread until every fiber of the group has ended, or the group failed; returns the
+     * failure ({@link #fail}'s, else main's) or null.
+     */
     public Throwable await() throws InterruptedException {
         finished.await();
-        return mainFailure;
+        Throwable f = failed;
+        return f != null ? f : mainFailure;
     }
 }

@@ -52,6 +52,8 @@ final class Worker implements Runnable {
     private boolean shrank;
     /** 1 while parked (or about to park): whoever clears it owes the worker an unpark. */
     private volatile int parked;
+    /** Park sessions so far (owner writes, bumped before {@link #parked} is set): see {@link WorkerPool#quiescentMarks}. */
+    volatile int parkSessions;
     /** True while in {@link #idle()}. */
     private volatile boolean idling;
     private Carrier thread;
@@ -268,6 +270,7 @@ final class Worker implements Runnable {
             }
             Thread.onSpinWait();
         }
+        parkSessions = parkSessions + 1; // single writer
         PARKED.setVolatile(this, 1);
         try {
             if (findWork()) {
@@ -276,6 +279,7 @@ final class Worker implements Runnable {
             if (pool.closed && pool.canStop(this)) {
                 return false;
             }
+            pool.checkDeadlock(this);
             TimerEntry due = pool.earliestTimerFor(this);
             if (due == null) {
                 LockSupport.park(this);

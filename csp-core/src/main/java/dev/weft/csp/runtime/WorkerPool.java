@@ -25,6 +25,7 @@ public final class WorkerPool {
     private final AtomicInteger blockingInFlight = new AtomicInteger();
     private final AtomicInteger running;
     volatile boolean closed;
+    private volatile DeadlockCheck deadlockCheck;
 
     /** Starts {@code n} carrier threads named after {@code name}. */
     public WorkerPool(int n, String name, BiConsumer<Object, Throwable> uncaughtHandler) {
@@ -239,6 +240,63 @@ public final class WorkerPool {
             }
         }
         return true;
+    }
+
+    /** Installs the check that runs when the pool comes to rest (see {@link DeadlockCheck}). */
+    public void setDeadlockCheck(DeadlockCheck check) {
+        this.deadlockCheck = check;
+    }
+
+    /**
+     * Called by {@code self} as it is about to park, with its own {@code parked} flag already set and its
+     * last look for work done: if every worker is at rest, runs the deadlock check.
+     */
+    void checkDeadlock(Worker self) {
+        DeadlockCheck check = deadlockCheck;
+        if (check == null || idle.get() != workers.length) {
+            return;
+        }
+        long[] marks = quiescentMarks(self);
+        if (marks == null) {
+            return;
+        }
+        try {
+            check.check(this, () -> java.util.Arrays.equals(marks, quiescentMarks(self)));
+        } catch (RuntimeException | Error e) {
+            carrierFailure(null, e); // a bug in the check (or a blocker's toString): the carrier goes on
+        }
+    }
+
+    /**
+     * A fingerprint of the pool at rest, or null if it is not at rest: every other worker parked (with the
+     * park session it is in), nothing in any inbox or window, no timer, no blocking call, and the number
+     * of live fibers. Two equal fingerprints prove that no worker ran a fiber in between: a worker's
+     * {@code parked} flag is set once per session (after the session count is bumped) and cleared for
+     * good when it stops idling, so reading {@code parked == 1} and then the same session count means that
+     * the worker stayed parked all along. {@code self} dispatches nothing while it checks.
+     */
+    long[] quiescentMarks(Worker self) {
+        if (blockingInFlight.get() != 0) {
+            return null;
+        }
+        long[] marks = new long[workers.length + 1];
+        for (int i = 0; i < workers.length; i++) {
+            Worker w = workers[i];
+            if (w != self) {
+                if (!w.isParked()) {
+                    return null;
+                }
+                marks[i] = w.parkSessions; // read after parked: see above
+            }
+            if (!w.inbox.isEmpty() || !w.window.isEmpty() || !w.timers.isEmpty()) {
+                return null;
+            }
+        }
+        if (blockingInFlight.get() != 0) {
+            return null;
+        }
+        marks[workers.length] = liveFibers();
+        return marks;
     }
 
     void workerStopped(Worker w) {

@@ -1,0 +1,20 @@
+package dev.weft.csp;
+
+/**
+ * Thrown by {@link Weft#run} when no fiber of its scheduler can ever run again: every fiber is blocked, no
+ * timer is pending, no {@link Weft#blocking} call is in flight, and each blocked fiber waits on a channel
+ * end, barrier, alternative or join that no plain thread (nor fiber of another scheduler) has ever used.
+ * The message names each blocked fiber of the run, what it waits on, and its woven stack, as a fiber dump
+ * shows it.
+ *
+ * <p>The blocked fibers are not ended: they stay parked (and listed in fiber dumps) for good, holding what
+ * they reference, since nothing can wake them.
+ */
+public final class DeadlockException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    /** A deadlock report with {@code message}: the blocked fibers and what they wait on. */
+    public DeadlockException(String message) {
+        super(message);
+    }
+}
