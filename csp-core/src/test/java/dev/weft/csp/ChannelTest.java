@@ -32,8 +32,8 @@ class ChannelTest {
         }
     }
 
-    @SuppressWarnings("unchecked")
     /** WRITERS writers send (writer, seq) pairs; the reader checks exactly-once and per-writer order. */
+    @SuppressWarnings("unchecked")
     private static void fanIn(Scheduler s, Supplier<Object> make, int perWriter) {
         Object ch = make.get();
         ChannelOutput<long[]> out = ch instanceof Any2OneChannel
