@@ -37,14 +37,9 @@ final class BlockingCall<T> implements Runnable {
     /** The call's value, or its very exception rethrown. */
     T result() {
         if (failure != null) {
-            throw BlockingCall.<RuntimeException>sneaky(failure);
+            throw Rethrow.unchecked(failure);
         }
         return result;
-    }
-
-    @SuppressWarnings("unchecked")
-    static <X extends Throwable> X sneaky(Throwable t) throws X {
-        throw (X) t;
     }
 
     @Override

@@ -93,13 +93,8 @@ public final class Fiber extends Continuation {
         }
         Throwable t = failure;
         if (t != null) {
-            throw Fiber.<RuntimeException>sneaky(t);
+            throw Rethrow.unchecked(t);
         }
-    }
-
-    @SuppressWarnings("unchecked")
-    private static <T extends Throwable> T sneaky(Throwable t) throws T {
-        throw (T) t;
     }
 
     private synchronized boolean addJoiner(Fiber waiter) {

@@ -35,7 +35,7 @@ public final class Parallel {
             for (int i = 1; i < failures.size(); i++) {
                 first.addSuppressed(failures.get(i));
             }
-            throw Parallel.<RuntimeException>sneaky(first);
+            throw Rethrow.unchecked(first);
         }
     }
 
@@ -62,8 +62,4 @@ public final class Parallel {
         run(ps);
     }
 
-    @SuppressWarnings("unchecked")
-    private static <T extends Throwable> T sneaky(Throwable t) throws T {
-        throw (T) t;
-    }
 }

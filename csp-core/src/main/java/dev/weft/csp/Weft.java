@@ -40,13 +40,8 @@ public final class Weft {
             throw new DeadlockException(failure.getMessage()); // made here: its stack shows this Weft.run
         }
         if (failure != null) {
-            throw Weft.<RuntimeException>sneaky(failure);
+            throw Rethrow.unchecked(failure);
         }
-    }
-
-    @SuppressWarnings("unchecked")
-    private static <T extends Throwable> T sneaky(Throwable t) throws T {
-        throw (T) t;
     }
 
     /**
@@ -81,7 +76,7 @@ public final class Weft {
             try {
                 return call.call();
             } catch (Exception e) {
-                throw BlockingCall.<RuntimeException>sneaky(e);
+                throw Rethrow.unchecked(e);
             }
         }
         BlockingCall<T> task = new BlockingCall<>(call, me);

@@ -54,8 +54,8 @@ final class ClassWeaver implements Opcodes {
     private final Set<MethodNode> pausable = Collections.newSetFromMap(new IdentityHashMap<>());
     private final Set<MethodNode> handWoven = Collections.newSetFromMap(new IdentityHashMap<>());
     private final Set<MethodNode> lambdaBodies = Collections.newSetFromMap(new IdentityHashMap<>());
-    /** Non-pausable lambda bodies: the method that creates them and their interface method, for errors. */
-    private final Map<MethodNode, String[]> plainLambdas = new IdentityHashMap<>();
+    /** Non-pausable lambda bodies, with their interface method ({@code Consumer.accept}), for errors. */
+    private final Map<MethodNode, String> plainLambdas = new IdentityHashMap<>();
     private final List<IndySite> pausableIndys = new ArrayList<>();
     /** Method references to pausable methods through non-pausable interfaces: checked once pausability is known. */
     private final List<IndySite> plainRefsToPausable = new ArrayList<>();
@@ -262,7 +262,7 @@ final class ClassWeaver implements Opcodes {
                 lambdaBodies.add(body);
             }
         } else if (isLambdaBody) {
-            plainLambdas.put(body, new String[] {null, Names.simpleClass(fi) + "." + indy.name});
+            plainLambdas.put(body, Names.simpleClass(fi) + "." + indy.name);
         }
     }
 
@@ -405,7 +405,7 @@ final class ClassWeaver implements Opcodes {
                             + callee + ": a static initializer cannot pause; do blocking work in a method");
                 } else if (plainLambdas.containsKey(m) && pausable.contains(lambdaCreator.get(m))) {
                     error(m, call, "lambda in " + userMethod(m) + " calls pausable " + callee
-                            + " but " + plainLambdas.get(m)[1] + " is not @Pausable");
+                            + " but " + plainLambdas.get(m) + " is not @Pausable");
                 } else if (enclosing != null && (m.access & ACC_STATIC) == 0) {
                     error(m, call, kindOfClass() + " in " + enclosing[0] + " calls pausable " + callee + " but "
                             + implementedName(m) + " is not @Pausable");

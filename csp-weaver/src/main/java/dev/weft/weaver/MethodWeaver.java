@@ -67,7 +67,6 @@ final class MethodWeaver implements Opcodes {
     private static final class Site {
         MethodInsnNode call;
         String originalDesc;
-        int index;
         Frame<BasicValue> frame;
         BitSet saved = new BitSet();        // locals saved in the fiber
         List<Integer> rebuilt = new ArrayList<>(); // locals rebuilt from constants or copies
@@ -80,7 +79,7 @@ final class MethodWeaver implements Opcodes {
         LabelNode restoreLabel = new LabelNode();
     }
 
-    /** Weaves the body; returns false (and leaves it alone) when the method makes no pausable call. */
+    /** Weaves the body; leaves it alone when the method makes no pausable call. */
     void weave() throws AnalyzerException {
         replaceIntrinsics();
         if (preemptive) {
@@ -235,7 +234,6 @@ final class MethodWeaver implements Opcodes {
         Site s = new Site();
         s.call = call;
         s.originalDesc = call.desc;
-        s.index = index;
         s.frame = flow.frames[index];
         Frame<BasicValue> f = s.frame;
         int args = Type.getArgumentTypes(call.desc).length;
