@@ -8,9 +8,13 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Every kind of channel: synchronous or buffered, single or shared ends. State changes under a small spin
- * lock (one compare-and-set to take it, a plain release store to leave it; it is never held across a
- * pause). Waiting readers and writers queue in arrival order; a waiting writer's value rides in its fiber.
- * The second party of an exchange completes it and wakes the first.
+ * lock (one compare-and-set to take it, a plain release store to leave it). Waiting readers and writers
+ * queue in arrival order; a waiting writer's value rides in its fiber. The second party of an exchange
+ * completes it and wakes the first.
+ *
+ * <p>A fiber that must wait queues itself and keeps the lock while it unwinds; the lock is released once the
+ * fiber is fully paused ({@link Fiber#parkLocked}). The party that later takes it from the queue therefore
+ * owns its wake-up outright: an uncontended rendezvous costs each side one compare-and-set, the lock's.
  *
  * <p>Alternatives register on a channel end like waiting parties; the party that finds a registration
  * claims the alternative (commits it to this channel) before counting it as a partner.
@@ -85,8 +89,16 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
         }
     }
 
-    private void unlock() {
+    void unlock() {
         LOCK.setRelease(this, 0);
+    }
+
+    /** A fiber queued here failed before its {@link Fiber#parkLocked} completed: it leaves, the lock is freed. */
+    void abandon(Fiber f) {
+        readers.remove(f);
+        writers.remove(f);
+        f.transfer = null;
+        unlock();
     }
 
     /** Records a use by a party of pool {@code p} (null: a plain thread). Under the lock. */
@@ -171,7 +183,7 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
             if (p instanceof Fiber) {
                 Fiber f = (Fiber) p;
                 f.transfer = POISON;
-                f.unpark();
+                f.wakeFromChannel();
             } else {
                 Selection.Registration r = (Selection.Registration) p;
                 if (r.selection.claim(r.index)) {
@@ -251,7 +263,7 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
                     buffer.put((T) f.transfer); // the freed room takes the first waiting writer's value
                     f.transfer = null;
                     unlock();
-                    f.unpark();
+                    f.wakeFromChannel();
                 } else {
                     unlock();
                     wakeClaimed(w); // an alternative waiting to write: there is room now
@@ -264,7 +276,7 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
                 Object v = f.transfer;
                 f.transfer = null;
                 unlock();
-                f.unpark();
+                f.wakeFromChannel();
                 return (T) v;
             }
             if (!sharedReaders && readers.hasFiberOtherThan(me)) {
@@ -273,9 +285,8 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
                         + " once; use a one2any or any2any channel to share the input");
             }
             readers.add(me);
-            unlock();
             wakeClaimed(w); // a claimed alternative will write to this reader
-            Fiber.parkOn(In.this);
+            Fiber.parkLocked(ChannelImpl.this, In.this);
             return received(me);
         }
 
@@ -330,7 +341,7 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
                 Fiber f = (Fiber) r;
                 f.transfer = value;
                 unlock();
-                f.unpark();
+                f.wakeFromChannel();
                 return;
             }
             if (buffer != null && buffer.hasSpace()) {
@@ -346,9 +357,8 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
             }
             me.transfer = value;
             writers.add(me);
-            unlock();
             wakeClaimed(r); // a claimed alternative will read this value
-            Fiber.parkOn(Out.this);
+            Fiber.parkLocked(ChannelImpl.this, Out.this);
             received(me);
         }
 

@@ -22,7 +22,8 @@ import java.util.concurrent.locks.LockSupport;
 public final class Fiber extends Continuation {
     // Scheduling states. A wake-up that arrives while the fiber is still running (it registered with a
     // channel and is unwinding) is remembered by RUNNING_WOKEN, so it is never lost.
-    private static final int RUNNABLE = 0, RUNNING_STATE = 1, RUNNING_WOKEN = 2, PARKED = 3, DONE = 4;
+    // QUEUED: parked in a channel's wait queue; only the channel wakes it, so that wake-up needs no CAS.
+    private static final int RUNNABLE = 0, RUNNING_STATE = 1, RUNNING_WOKEN = 2, PARKED = 3, DONE = 4, QUEUED = 5;
     // Yielding: set by yield() as the fiber unwinds; once re-queued, its state word is left as it was, so a
     // wake-up that arrived meanwhile (RUNNING_WOKEN) is still there for its next park().
     private static final byte NOT_YIELDING = 0, YIELDING = 1, YIELDED = 2;
@@ -47,6 +48,8 @@ public final class Fiber extends Continuation {
     /** What the fiber waits on while parked (a channel, a barrier, a timer, a blocking call), or null. */
     private Object blocker;
     private Runnable waker;
+    /** The channel whose lock this fiber holds while it unwinds into a wait on it (see {@link #parkLocked}). */
+    private ChannelImpl<?> lockedChannel;
 
     /** A value handed over by the party that woke this fiber (a channel's writer, for one). */
     Object transfer;
@@ -169,6 +172,44 @@ public final class Fiber extends Continuation {
             f.blocker = blocker;
             f.mode = PAUSING;
         }
+    }
+
+    /**
+     * Pauses the running fiber in the wait queue of {@code channel}, whose lock the caller holds and has
+     * queued the fiber under. The lock stays held while the fiber unwinds and is released once it has
+     * unwound (see {@link #runSlice}): whoever finds the fiber in the queue then owns its wake-up
+     * ({@link #wakeFromChannel}), so neither side needs an atomic read-modify-write on the fiber. The
+     * channel's wake-up is the only one: {@link #unpark()} leaves such a fiber alone.
+     */
+    @Pausable
+    static void parkLocked(ChannelImpl<?> channel, Object blocker) {
+        channel.unlock();
+        forThread().blockThread();
+    }
+
+    /** Woven form of {@link #parkLocked(ChannelImpl, Object)}. */
+    static void parkLocked(ChannelImpl<?> channel, Object blocker, Fiber f) {
+        if (f.mode == RESUMING) {
+            f.mode = RUNNING;
+            f.blocker = null;
+        } else if (f.thread != null) {
+            channel.unlock();
+            f.blockThread();
+        } else {
+            f.blocker = blocker;
+            f.lockedChannel = channel;
+            f.mode = PAUSING;
+        }
+    }
+
+    /** Wakes a fiber that a channel took out of its wait queue (after {@link #parkLocked}); any thread. */
+    void wakeFromChannel() {
+        if (thread != null) {
+            unpark();
+            return;
+        }
+        STATE.lazySet(this, RUNNABLE);
+        pool.submit(this);
     }
 
     /**
@@ -352,6 +393,13 @@ public final class Fiber extends Continuation {
                 return;
             }
             mode = RUNNING;
+            ChannelImpl<?> channel = lockedChannel;
+            if (channel != null) {
+                lockedChannel = null;
+                STATE.lazySet(this, QUEUED);
+                channel.unlock(); // from here on the channel's next party may wake this fiber
+                return;
+            }
             if (yieldState == YIELDING) {
                 yieldState = YIELDED;
                 pool.submit(this); // to the back of this carrier's queue
@@ -365,6 +413,11 @@ public final class Fiber extends Continuation {
     }
 
     private void end(Throwable t) {
+        ChannelImpl<?> channel = lockedChannel;
+        if (channel != null) { // it failed as it unwound into a channel wait: leave the queue, free the lock
+            lockedChannel = null;
+            channel.abandon(this);
+        }
         clearSavedFrames();
         mode = RUNNING;
         failure = t;
@@ -427,7 +480,8 @@ public final class Fiber extends Continuation {
 
     /** Whether the fiber is parked (a volatile read: what it did before parking is visible after it). */
     boolean isParked() {
-        return state == PARKED;
+        int s = state;
+        return s == PARKED || s == QUEUED;
     }
 
     /** What the fiber waits on while parked, or null. */
@@ -440,7 +494,7 @@ public final class Fiber extends Continuation {
         switch (state) {
             case RUNNABLE: return "runnable";
             case RUNNING_STATE: case RUNNING_WOKEN: return yieldState == YIELDED ? "runnable (yielded)" : "running";
-            case PARKED: return "parked";
+            case PARKED: case QUEUED: return "parked";
             default: return "done";
         }
     }

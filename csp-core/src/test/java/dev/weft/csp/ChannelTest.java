@@ -32,6 +32,28 @@ class ChannelTest {
         }
     }
 
+    /** A fiber queued on a channel is woken by the channel only: a stray unpark() must not resume its read. */
+    @Test
+    @Timeout(30)
+    void strayUnparkLeavesAQueuedReaderAlone() {
+        for (int workers = 1; workers <= 2; workers++) {
+            try (Scheduler s = Scheduler.create(workers)) {
+                for (int round = 0; round < 200; round++) {
+                    One2OneChannel<String> ch = Channel.one2one();
+                    AtomicReference<String> got = new AtomicReference<>();
+                    Fiber reader = Fiber.start(() -> got.set(ch.in().read()), s.pool, null);
+                    while (!reader.isParked()) {
+                        Thread.onSpinWait();
+                    }
+                    reader.unpark();
+                    ch.out().write("value " + round);
+                    reader.join();
+                    assertEquals("value " + round, got.get());
+                }
+            }
+        }
+    }
+
     /** WRITERS writers send (writer, seq) pairs; the reader checks exactly-once and per-writer order. */
     @SuppressWarnings("unchecked")
     private static void fanIn(Scheduler s, Supplier<Object> make, int perWriter) {
