@@ -402,7 +402,7 @@ public final class Fiber extends Continuation {
             }
             if (yieldState == YIELDING) {
                 yieldState = YIELDED;
-                pool.submit(this); // to the back of this carrier's queue
+                pool.yielded(this); // to the back of this carrier's queue
                 return;
             }
             if (STATE.compareAndSet(this, RUNNING_STATE, PARKED)) {

@@ -81,6 +81,32 @@ class FiberQueue {
         size = keep;
     }
 
+    /** Moves the older half of this queue (at least one element if any) to the end of {@code other}. */
+    final void moveFirstHalfTo(FiberQueue other) {
+        int move = (size + 1) / 2;
+        if (move == 0) {
+            return;
+        }
+        Continuation last = head;
+        for (int i = 1; i < move; i++) {
+            last = last.next;
+        }
+        Continuation rest = last.next;
+        last.next = null;
+        if (other.tail == null) {
+            other.head = head;
+        } else {
+            other.tail.next = head;
+        }
+        other.tail = last;
+        other.size += move;
+        head = rest;
+        if (rest == null) {
+            tail = null;
+        }
+        size -= move;
+    }
+
     /** Visits every element, oldest first (diagnostics: only the owner may call it). */
     final Continuation first() {
         return head;

@@ -13,9 +13,16 @@ import java.util.concurrent.locks.LockSupport;
  * Waiting batches sit in a {@link MigrationWindow}, where idle workers steal them one batch at a time; a
  * fiber spawned here is queued there at once, so it starts here unless an idle worker takes it first.
  *
+ * <p>The active batch stays private in spirit but not in law: a fiber that computes for long (or keeps
+ * finding its partners ready) would hold the fibers queued behind it hostage while other carriers idle. So
+ * an idle worker that sees another worker's slice last {@value #STUCK_NANOS} ns takes the older half of the
+ * fibers queued behind it (the queue is a {@link RunQueue}, guarded by a spin lock in pools of several
+ * workers). This is what lets a processor farm scale.
+ *
  * <p>When it finds no work, a worker spins for a few microseconds looking for some (its inbox, other
- * workers' windows and inboxes, due timers anywhere), then parks until work is handed to it, a batch is
- * published, or the earliest timer falls due: an idle program uses no CPU.
+ * workers' windows and inboxes, stuck slices, due timers anywhere), then parks until work is handed to it,
+ * a batch is published, or the earliest timer falls due; while another worker is busy it naps instead
+ * (50 us, doubling up to 1 ms) to come back and look for a stuck slice. An idle program uses no CPU.
  *
  * <p>With one worker nothing is ever split or published: the active batch is the whole run queue, so the
  * order in which fibers run is plain FIFO and deterministic.
@@ -28,11 +35,16 @@ final class Worker implements Runnable {
     private static final int MERGE_BELOW = 8;
     /** How long an idle worker spins looking for work before it parks. */
     private static final long SPIN_NANOS = 5_000;
-    private static final VarHandle PARKED;
+    /** A worker whose slice has lasted this long lets idle workers take the fibers queued behind it. */
+    private static final long STUCK_NANOS = 3_000;
+    /** How long an idle worker naps, at first and at most, while another worker is busy with fibers queued. */
+    private static final long NAP_NANOS = 50_000, MAX_NAP_NANOS = 1_000_000;
+    private static final VarHandle PARKED, SLICES;
 
     static {
         try {
             PARKED = MethodHandles.lookup().findVarHandle(Worker.class, "parked", int.class);
+            SLICES = MethodHandles.lookup().findVarHandle(Worker.class, "slices", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -45,17 +57,25 @@ final class Worker implements Runnable {
     final TimerHeap timers = new TimerHeap();
     final LiveFibers live = new LiveFibers();
     private final boolean stealing;
-    private final FiberQueue active = new FiberQueue();
+    private final RunQueue active;
     private final BatchList overflow = new BatchList();
     private Batch spare;
     private int dispatch;
     private boolean shrank;
+    /** Slices dispatched so far (written by the owner, read by idle workers to see a slice that lasts). */
+    private int slices;
+    /** What this worker, idle, last saw of each other worker: its slice count and when that was first seen. */
+    private int[] seenSlices;
+    private long[] seenSince;
+    private long nap = NAP_NANOS;
     /** 1 while parked (or about to park): whoever clears it owes the worker an unpark. */
     private volatile int parked;
     /** Park sessions so far (owner writes, bumped before {@link #parked} is set): see {@link WorkerPool#quiescentMarks}. */
     volatile int parkSessions;
     /** True while in {@link #idle()}. */
     private volatile boolean idling;
+    /** True while parked with no timeout (every other worker was idle): see {@link #wakeSoundSleepers()}. */
+    private volatile boolean soundAsleep;
     private Carrier thread;
     /** The fiber this carrier is running right now (plain field: other threads read it only for dumps). */
     Continuation running;
@@ -67,6 +87,7 @@ final class Worker implements Runnable {
         this.pool = pool;
         this.index = index;
         this.stealing = stealing;
+        this.active = new RunQueue(stealing);
     }
 
     void start(String name) {
@@ -89,6 +110,19 @@ final class Worker implements Runnable {
     /** A fiber made runnable by the fiber running here: it joins the active batch. Carrier only. */
     void pushLocal(Continuation c) {
         active.add(c);
+    }
+
+    /**
+     * The running fiber yielded: it goes to the back of the active batch. If it is alone here, the worker
+     * first takes fibers stuck behind a long slice elsewhere, as an idle worker would: the yielding fiber may
+     * well be waiting for one of them. Carrier only.
+     */
+    void pushYielded(Continuation c) {
+        boolean alone = stealing && active.isEmpty() && window.isEmpty() && overflow.isEmpty() && inbox.isEmpty();
+        active.add(c);
+        if (alone) {
+            stealFromStuck(pool.workers(), System.nanoTime());
+        }
     }
 
     /**
@@ -151,6 +185,7 @@ final class Worker implements Runnable {
                 }
                 c.worker = this;
                 running = c;
+                SLICES.setOpaque(this, slices + 1);
                 try {
                     c.runSlice();
                 } catch (Throwable t) {
@@ -176,7 +211,7 @@ final class Worker implements Runnable {
     }
 
     private void rotate() {
-        inbox.drainTo(active);
+        active.drain(inbox);
         if (!timers.isEmpty()) {
             TimerHeap.fire(timers.takeDue(System.nanoTime(), false));
         }
@@ -190,7 +225,7 @@ final class Worker implements Runnable {
             if (!window.isEmpty()) {
                 if (!active.isEmpty()) {
                     Batch b = newBatch();
-                    b.takeAll(active);
+                    active.moveAllTo(b);
                     enqueue(b);
                 }
                 takeBatch();
@@ -251,6 +286,18 @@ final class Worker implements Runnable {
         } finally {
             pool.idle.decrementAndGet();
             idling = false;
+            if (stealing && !active.isEmpty()) {
+                wakeSoundSleepers(); // so that one of them watches this worker for a slice that gets stuck
+            }
+        }
+    }
+
+    /** Wakes the workers parked for good: they park again, napping, while this one is busy. */
+    private void wakeSoundSleepers() {
+        for (Worker w : pool.workers()) {
+            if (w != this && w.soundAsleep) {
+                w.wakeIfParked();
+            }
         }
     }
 
@@ -281,23 +328,34 @@ final class Worker implements Runnable {
             }
             pool.checkDeadlock(this);
             TimerEntry due = pool.earliestTimerFor(this);
-            if (due == null) {
-                LockSupport.park(this);
-            } else {
-                long wait = due.deadline - System.nanoTime();
-                if (wait > 0) {
-                    LockSupport.parkNanos(this, wait);
+            long wait = due == null ? Long.MAX_VALUE : due.deadline - System.nanoTime();
+            if (stealing) {
+                // Set before looking at the others, who look at it as they get busy: one of the two sees the other.
+                soundAsleep = true;
+                if (othersBusy()) { // nap instead, and come back to see whether a slice there got stuck
+                    soundAsleep = false;
+                    wait = Math.min(wait, nap);
+                    nap = Math.min(nap * 2, MAX_NAP_NANOS);
                 }
+            }
+            if (wait == Long.MAX_VALUE) {
+                LockSupport.park(this);
+            } else if (wait > 0) {
+                LockSupport.parkNanos(this, wait);
             }
             return true;
         } finally {
+            soundAsleep = false;
             parked = 0;
         }
     }
 
     /** Takes in handed-over fibers, fires due timers, steals a batch; true if the active batch is not empty. */
     private boolean findWork() {
-        inbox.drainTo(active);
+        active.drain(inbox);
+        if (stealing && active.isEmpty()) {
+            takeBatch(); // its own waiting batches (a thief may have emptied the active batch before a rotation)
+        }
         long now = 0;
         if (!timers.isEmpty()) {
             now = System.nanoTime();
@@ -306,6 +364,28 @@ final class Worker implements Runnable {
         if (!active.isEmpty() || !stealing) {
             return !active.isEmpty();
         }
+        if (now == 0) {
+            now = System.nanoTime();
+        }
+        if (stealFromOthers(now)) {
+            return true;
+        }
+        Worker[] all = pool.workers();
+        int n = all.length;
+        for (int k = 1; k < n; k++) {
+            Worker victim = all[(index + k) % n];
+            if (!victim.timers.isEmpty()) {
+                if (now == 0) {
+                    now = System.nanoTime();
+                }
+                TimerHeap.fire(victim.timers.takeDue(now, true)); // its fibers wake here
+            }
+        }
+        return !active.isEmpty();
+    }
+
+    /** Takes a published batch, what was handed to another worker, or fibers stuck behind a long slice. */
+    private boolean stealFromOthers(long now) {
         Worker[] all = pool.workers();
         int n = all.length;
         for (int k = 1; k < n; k++) {
@@ -317,20 +397,59 @@ final class Worker implements Runnable {
                 pool.steals.increment();
                 return true;
             }
-            if (victim.inbox.drainTo(active)) {
+            if (active.drain(victim.inbox)) {
                 return true;
             }
         }
+        return stealFromStuck(all, now);
+    }
+
+    /**
+     * Takes the older half of the fibers queued behind a slice that has lasted {@link #STUCK_NANOS} (a fiber computing, or
+     * one that keeps finding its partners ready): they would otherwise wait for it while this worker idles.
+     * Runnable fibers wait in a private active batch for locality, and this is the one way out of it.
+     */
+    private boolean stealFromStuck(Worker[] all, long now) {
+        int n = all.length;
+        if (seenSlices == null) {
+            seenSlices = new int[n];
+            seenSince = new long[n];
+            java.util.Arrays.fill(seenSlices, -1);
+        }
         for (int k = 1; k < n; k++) {
-            Worker victim = all[(index + k) % n];
-            if (!victim.timers.isEmpty()) {
-                if (now == 0) {
-                    now = System.nanoTime();
-                }
-                TimerHeap.fire(victim.timers.takeDue(now, true)); // its fibers wake here
+            int i = (index + k) % n;
+            Worker victim = all[i];
+            int s = (int) SLICES.getOpaque(victim);
+            if (s != seenSlices[i]) {
+                seenSlices[i] = s;
+                seenSince[i] = now;
+                continue;
+            }
+            if (now - seenSince[i] < STUCK_NANOS || victim.running == null || victim.active.isEmpty()) {
+                continue;
+            }
+            Batch b = newBatch();
+            victim.active.moveFirstHalfTo(b);
+            if (!b.isEmpty()) {
+                active.takeAll(b);
+                spare = b;
+                pool.steals.increment();
+                nap = NAP_NANOS;
+                return true;
+            }
+            spare = b;
+        }
+        return false;
+    }
+
+    /** Whether another worker is busy (and may get stuck in a slice with fibers queued behind it). */
+    private boolean othersBusy() {
+        for (Worker w : pool.workers()) {
+            if (w != this && !w.idling && !w.stopped) {
+                return true;
             }
         }
-        return !active.isEmpty();
+        return false;
     }
 
     @Override

@@ -69,6 +69,16 @@ public final class WorkerPool {
         }
     }
 
+    /** Queues a fiber that yielded, behind the others of its carrier (see {@link Worker#pushYielded}). */
+    public void yielded(Continuation fiber) {
+        Worker w = Worker.current();
+        if (w != null && w.pool == this) {
+            w.pushYielded(fiber);
+        } else {
+            submit(fiber);
+        }
+    }
+
     /** Queues a new fiber: on the spawner's worker if it is ours, else on a parked worker or the next one. */
     public void submitNew(Continuation fiber) {
         if (closed) {

@@ -88,12 +88,40 @@ class WorkStealingTest {
         }
     }
 
+    /**
+     * A fiber that never pauses wakes another and then waits for it: the woken fiber is queued behind it on
+     * its carrier, and only the idle worker taking it from there (a slice that lasts is stuck) ends the wait.
+     */
+    @Test
+    @Timeout(60)
+    void aFiberQueuedBehindALongSliceRunsOnAnIdleWorker() {
+        try (Scheduler s = Scheduler.create(2)) {
+            for (int round = 0; round < 200; round++) {
+                java.util.concurrent.atomic.AtomicBoolean answered = new java.util.concurrent.atomic.AtomicBoolean();
+                One2OneChannel<Integer> ch = Channel.one2one();
+                Weft.run(s, () -> {
+                    Fiber helper = Weft.spawn(() -> {
+                        ch.in().read();
+                        answered.set(true);
+                    });
+                    ch.out().write(1); // the helper waits in read: this wakes it onto our carrier's queue
+                    while (!answered.get()) {
+                        Thread.onSpinWait(); // never pauses: the helper must run elsewhere
+                    }
+                    helper.join();
+                });
+            }
+        }
+    }
+
     @Test
     @Timeout(120)
     void stressOnTwoWorkers() {
         try (Scheduler s = Scheduler.create(2)) {
             for (int iteration = 0; iteration < 200; iteration++) {
                 assertEquals(16 * 500L, ring(s, 16, 500), "ring, iteration " + iteration);
+                // More new fibers than a migration window holds: some wait in the spawner's overflow list.
+                assertEquals(256 * 4L, ring(s, 256, 4), "big ring, iteration " + iteration);
                 assertEquals(fanInExpected(8, 200), fanIn(s, 8, 200), "fan-in, iteration " + iteration);
             }
         }
