@@ -375,7 +375,6 @@ public final class Fiber extends Continuation {
             }
             if (hasSavedFrames()) {
                 mode = RESUMING;
-                clearSites();
             } else {
                 mode = RUNNING;
             }

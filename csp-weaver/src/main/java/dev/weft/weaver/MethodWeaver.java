@@ -310,7 +310,7 @@ final class MethodWeaver implements Opcodes {
         // Dispatcher: pop the resume point and jump to its restore block.
         tail.add(dispatch);
         tail.add(new VarInsnNode(ALOAD, fiberSlot));
-        tail.add(new MethodInsnNode(INVOKEVIRTUAL, CONT, "popInt", "()I", false));
+        tail.add(new MethodInsnNode(INVOKEVIRTUAL, CONT, "popResume", "()I", false));
         LabelNode bad = new LabelNode();
         LabelNode[] targets = new LabelNode[sites.size()];
         for (int k = 0; k < targets.length; k++) {
@@ -364,7 +364,7 @@ final class MethodWeaver implements Opcodes {
         method.instructions.insert(s.call, after);
     }
 
-    /** Saves this frame after the callee paused: receiver, stack (top first), locals, resume point. */
+    /** Saves this frame after the callee paused: where (site and resume point), receiver, stack (top first), locals. */
     private InsnList pauseBlock(Site s, int k) {
         InsnList b = new InsnList();
         b.add(s.pauseLabel);
@@ -373,8 +373,9 @@ final class MethodWeaver implements Opcodes {
             b.add(new InsnNode(ret.getSize() == 2 ? POP2 : POP));
         }
         b.add(new LdcInsnNode(site(s.call)));
+        b.add(new LdcInsnNode(k));
         b.add(new VarInsnNode(ALOAD, fiberSlot));
-        b.add(new MethodInsnNode(INVOKESTATIC, CONT, "pushSite", "(Ljava/lang/String;" + CONT_DESC + ")V", false));
+        b.add(new MethodInsnNode(INVOKESTATIC, CONT, "pushResume", "(Ljava/lang/String;I" + CONT_DESC + ")V", false));
         if (s.receiverTemp >= 0) {
             b.add(new VarInsnNode(ALOAD, s.receiverTemp));
             b.add(push(Type.getObjectType("java/lang/Object")));
@@ -392,8 +393,6 @@ final class MethodWeaver implements Opcodes {
             b.add(new VarInsnNode(t.getOpcode(ILOAD), n));
             b.add(push(t));
         }
-        b.add(new LdcInsnNode(k));
-        b.add(push(Type.INT_TYPE));
         Type r = Type.getReturnType(method.desc);
         if (r.getSort() != Type.VOID) {
             b.add(zero(r));

@@ -8,7 +8,7 @@ package dev.weft.weaver;
  */
 public final class Weaver {
     /** Version of the contract between woven code and the runtime; recorded in every woven class. */
-    public static final int ABI_VERSION = 2;
+    public static final int ABI_VERSION = 3;
 
     private final ClassHierarchy hierarchy;
     private final boolean preemptive;

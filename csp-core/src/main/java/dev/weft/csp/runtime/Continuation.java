@@ -9,17 +9,18 @@ import java.util.Arrays;
  * <ul>
  *   <li>Every woven method takes the running fiber as its last parameter.</li>
  *   <li>After each pausable call the caller reads {@link #mode}. {@link #PAUSING} means the callee has
- *       saved its frame: the caller saves the values it needs after the call (live locals and operand
- *       stack values that cannot be rebuilt), then the resume point, then its {@code this} if it is an
- *       instance method, and returns.</li>
+ *       saved its frame: the caller records where it paused ({@link #pushResume}: the call site, for dumps,
+ *       and the resume point, an index), saves the values it needs after the call (live locals and
+ *       operand stack values that cannot be rebuilt) and returns.</li>
  *   <li>On entry a woven method reads {@link #mode}. {@link #RESUMING} means it is being re-entered:
- *       it pops its resume point and values, rebuilds its operand stack, pops the receiver its callee
- *       pushed, and calls the callee again, which does the same, down to the primitive that paused;
- *       that primitive sets the mode back to {@link #RUNNING}.</li>
+ *       it pops its resume point ({@link #popResume()}) and values, rebuilds its operand stack, and calls
+ *       the callee again, which does the same, down to the primitive that paused; that primitive sets the
+ *       mode back to {@link #RUNNING}.</li>
  * </ul>
- * Frames are saved innermost first and restored outermost first, so the saved values form two stacks
- * (primitives in a {@code long[]}, references in an {@code Object[]}) that are reused from pause to pause:
- * pausing allocates nothing once they have grown to the fiber's depth.
+ * Frames are saved innermost first and restored outermost first, so the saved values form three stacks
+ * (primitives in a {@code long[]}, references in an {@code Object[]}, and the (site, resume point) pair of
+ * each frame in another {@code Object[]}) that are reused from pause to pause: pausing allocates nothing once
+ * they have grown to the fiber's depth. A frame that saves no primitive costs no {@code long[]} at all.
  */
 public abstract class Continuation {
     /** Running normally: neither unwinding nor rewinding. */
@@ -39,7 +40,10 @@ public abstract class Continuation {
     private int primTop;
     private Object[] refs = NO_REFS;
     private int refTop;
-    /** Where each saved frame paused ({@code Class.method(File.java:line)}), innermost first; for dumps. */
+    /**
+     * Two entries per saved frame, innermost frame first: where it paused ({@code Class.method(File.java:line)},
+     * for dumps) and its resume point (a boxed index: small ones come from the {@link Integer} cache).
+     */
     private Object[] sites = NO_REFS;
     private int siteTop;
 
@@ -64,7 +68,7 @@ public abstract class Continuation {
 
     /** Whether frames are saved, i.e. the next run must resume rather than start. */
     protected final boolean hasSavedFrames() {
-        return primTop != 0 || refTop != 0;
+        return siteTop != 0;
     }
 
     /** Drops every saved frame and returns the stacks to their empty state (the fiber has ended). */
@@ -78,24 +82,27 @@ public abstract class Continuation {
         siteTop = 0;
     }
 
-    /** Forgets the recorded pause sites: the frames are being re-entered (called as a resume starts). */
-    protected final void clearSites() {
-        siteTop = 0;
-    }
-
     /**
      * Records where the frame being saved paused: woven code calls it with a constant
-     * {@code "pkg.Class.method(File.java:line)"} as each frame saves itself, innermost first. Costs nothing
-     * unless the fiber pauses.
+     * {@code "pkg.Class.method(File.java:line)"} and the index of the call among the method's pausable calls,
+     * as each frame saves itself, innermost first.
      */
-    public static void pushSite(String site, Continuation c) {
+    public static void pushResume(String site, int point, Continuation c) {
         Object[] a = c.sites;
         int top = c.siteTop;
-        if (top == a.length) {
+        if (top + 2 > a.length) {
             a = c.sites = Arrays.copyOf(a, Math.max(4, top * 2));
         }
         a[top] = site;
-        c.siteTop = top + 1;
+        a[top + 1] = Integer.valueOf(point); // cached below 128: a method with more pausable calls is rare
+        c.siteTop = top + 2;
+    }
+
+    /** Restores the resume point of the outermost saved frame (its site goes with it). */
+    public final int popResume() {
+        int top = siteTop - 2;
+        siteTop = top;
+        return (Integer) sites[top + 1];
     }
 
     /**
@@ -104,10 +111,10 @@ public abstract class Continuation {
      */
     public final String[] pauseSites() {
         Object[] a = sites;
-        int n = Math.min(siteTop, a.length);
+        int n = Math.min(siteTop, a.length) / 2;
         String[] out = new String[n];
         for (int i = 0; i < n; i++) {
-            out[i] = String.valueOf(a[i]);
+            out[i] = String.valueOf(a[2 * i]);
         }
         return out;
     }
@@ -139,7 +146,7 @@ public abstract class Continuation {
         Object[] a = c.refs;
         int top = c.refTop;
         if (top == a.length) {
-            a = c.refs = Arrays.copyOf(a, Math.max(4, top * 2));
+            a = c.refs = Arrays.copyOf(a, Math.max(2, top * 2));
         }
         a[top] = v;
         c.refTop = top + 1;
@@ -149,7 +156,7 @@ public abstract class Continuation {
         long[] a = prims;
         int top = primTop;
         if (top == a.length) {
-            a = prims = Arrays.copyOf(a, Math.max(4, top * 2));
+            a = prims = Arrays.copyOf(a, Math.max(2, top * 2));
         }
         a[top] = v;
         primTop = top + 1;
