@@ -23,11 +23,13 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
         Any2AnyChannel<T> {
     private static final Object POISON = new Object();
     private static final AtomicLong IDS = new AtomicLong();
-    private static final VarHandle LOCK;
+    // The state word: the lock bit and the flags, so that a channel stays small (see Performance in DESIGN.md).
+    private static final int LOCKED = 1, POISONED = 2, SHARED_READERS = 4, SHARED_WRITERS = 8;
+    private static final VarHandle STATE;
 
     static {
         try {
-            LOCK = MethodHandles.lookup().findVarHandle(ChannelImpl.class, "locked", int.class);
+            STATE = MethodHandles.lookup().findVarHandle(ChannelImpl.class, "state", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -35,22 +37,17 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
 
     private final long id = IDS.incrementAndGet();
     private final ChannelBuffer<T> buffer; // null: synchronous
-    private final boolean sharedReaders;
-    private final boolean sharedWriters;
-    private final WaitQueue readers = new WaitQueue();
-    private final WaitQueue writers = new WaitQueue();
     private final In in = new In();
     private final Out out = new Out();
-    private volatile int locked;
-    private boolean poisoned;
+    /** {@link #LOCKED}, {@link #POISONED} (changed under the lock), and the fixed sharing flags. */
+    private volatile int state;
     /** Who has used the channel, under the lock; see {@link Uses}. */
     private Object users = Uses.creator();
 
     ChannelImpl(ChannelBuffer<T> buffer, boolean sharedReaders, boolean sharedWriters) {
         ChannelBuffer<T> b = buffer == null ? null : buffer.claim();
         this.buffer = b == null || b.isSynchronous() ? null : b;
-        this.sharedReaders = sharedReaders;
-        this.sharedWriters = sharedWriters;
+        this.state = (sharedReaders ? SHARED_READERS : 0) | (sharedWriters ? SHARED_WRITERS : 0);
     }
 
     @Override
@@ -71,14 +68,16 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
     // ------------------------------------------------------------------------------------ locking
 
     private void lock() {
-        if (!LOCK.compareAndSet(this, 0, 1)) {
+        int s = state;
+        if ((s & LOCKED) != 0 || !STATE.compareAndSet(this, s, s | LOCKED)) {
             lockSlowly();
         }
     }
 
     private void lockSlowly() {
         for (int spins = 0; ; spins++) {
-            if (locked == 0 && LOCK.compareAndSet(this, 0, 1)) {
+            int s = state;
+            if ((s & LOCKED) == 0 && STATE.compareAndSet(this, s, s | LOCKED)) {
                 return;
             }
             if (spins < 100) {
@@ -90,13 +89,18 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
     }
 
     void unlock() {
-        LOCK.setRelease(this, 0);
+        STATE.setRelease(this, state & ~LOCKED); // nobody else writes the word while it is locked
+    }
+
+    /** Whether the channel is poisoned; under the lock. */
+    private boolean poisoned() {
+        return (state & POISONED) != 0;
     }
 
     /** A fiber queued here failed before its {@link Fiber#parkLocked} completed: it leaves, the lock is freed. */
     void abandon(Fiber f) {
-        readers.remove(f);
-        writers.remove(f);
+        in.remove(f);
+        out.remove(f);
         f.transfer = null;
         unlock();
     }
@@ -153,7 +157,7 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
         }
     }
 
-    private static PoisonException poisoned() {
+    private static PoisonException poisonedError() {
         return new PoisonException("the channel is poisoned");
     }
 
@@ -163,16 +167,16 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
         WorkerPool p = Uses.callerPool();
         lock();
         use(p);
-        if (poisoned) {
+        if (poisoned()) {
             unlock();
             return;
         }
-        poisoned = true;
+        state |= POISONED;
         if (buffer != null) {
             buffer.clear();
         }
-        r = readers.drain();
-        w = writers.drain();
+        r = in.drain();
+        w = out.drain();
         unlock();
         wakePoisoned(r);
         wakePoisoned(w);
@@ -198,7 +202,7 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
         Object v = me.transfer;
         me.transfer = null;
         if (v == POISON) {
-            throw poisoned();
+            throw poisonedError();
         }
         return (T) v;
     }
@@ -206,7 +210,7 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
     // ---------------------------------------------------------------------------------- the ends
 
     /** What both ends share: the channel's lock, as a guard sees it, and poison. */
-    private abstract class End implements AltGuard, Waitable {
+    private abstract class End extends WaitQueue implements AltGuard, Waitable {
         public void poison() {
             poisonChannel();
         }
@@ -251,13 +255,13 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
             Fiber me = Fiber.current();
             lock();
             use(me.pool());
-            if (poisoned) {
+            if (poisoned()) {
                 unlock();
-                throw poisoned();
+                throw poisonedError();
             }
             if (buffer != null && !buffer.isEmpty()) {
                 T v = buffer.take();
-                Object w = takeParty(writers);
+                Object w = takeParty(out);
                 if (w instanceof Fiber) {
                     Fiber f = (Fiber) w;
                     buffer.put((T) f.transfer); // the freed room takes the first waiting writer's value
@@ -270,7 +274,7 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
                 }
                 return v;
             }
-            Object w = takeParty(writers);
+            Object w = takeParty(out);
             if (w instanceof Fiber) {
                 Fiber f = (Fiber) w;
                 Object v = f.transfer;
@@ -279,12 +283,12 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
                 f.wakeFromChannel();
                 return (T) v;
             }
-            if (!sharedReaders && readers.hasFiberOtherThan(me)) {
+            if ((state & SHARED_READERS) == 0 && hasFiberOtherThan(me)) {
                 unlock();
                 throw new IllegalStateException("two processes read the single-reader input of a channel at"
                         + " once; use a one2any or any2any channel to share the input");
             }
-            readers.add(me);
+            add(me);
             wakeClaimed(w); // a claimed alternative will write to this reader
             Fiber.parkLocked(ChannelImpl.this, In.this);
             return received(me);
@@ -295,24 +299,24 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
             WorkerPool user = Uses.callerPool();
             lock();
             use(user);
-            boolean p = !poisoned && ((buffer != null && !buffer.isEmpty()) || writers.peek() instanceof Fiber);
+            boolean p = !poisoned() && ((buffer != null && !buffer.isEmpty()) || out.peek() instanceof Fiber);
             unlock();
             return p;
         }
 
         @Override
         public boolean ready(Selection.Registration me, List<Fiber> wake) {
-            return poisoned || (buffer != null && !buffer.isEmpty()) || claimPartner(writers, me.selection, wake);
+            return poisoned() || (buffer != null && !buffer.isEmpty()) || claimPartner(out, me.selection, wake);
         }
 
         @Override
         public void register(Selection.Registration me) {
-            readers.add(me);
+            add(me);
         }
 
         @Override
         public void unregister(Selection.Registration me) {
-            readers.remove(me);
+            remove(me);
         }
 
         @Override
@@ -332,11 +336,11 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
             Fiber me = Fiber.current();
             lock();
             use(me.pool());
-            if (poisoned) {
+            if (poisoned()) {
                 unlock();
-                throw poisoned();
+                throw poisonedError();
             }
-            Object r = takeParty(readers);
+            Object r = takeParty(in);
             if (r instanceof Fiber) {
                 Fiber f = (Fiber) r;
                 f.transfer = value;
@@ -350,13 +354,13 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
                 wakeClaimed(r); // an alternative waiting to read finds the value in the buffer
                 return;
             }
-            if (!sharedWriters && writers.hasFiberOtherThan(me)) {
+            if ((state & SHARED_WRITERS) == 0 && hasFiberOtherThan(me)) {
                 unlock();
                 throw new IllegalStateException("two processes write the single-writer output of a channel at"
                         + " once; use an any2one or any2any channel to share the output");
             }
             me.transfer = value;
-            writers.add(me);
+            add(me);
             wakeClaimed(r); // a claimed alternative will read this value
             Fiber.parkLocked(ChannelImpl.this, Out.this);
             received(me);
@@ -364,17 +368,17 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
 
         @Override
         public boolean ready(Selection.Registration me, List<Fiber> wake) {
-            return poisoned || (buffer != null && buffer.hasSpace()) || claimPartner(readers, me.selection, wake);
+            return poisoned() || (buffer != null && buffer.hasSpace()) || claimPartner(in, me.selection, wake);
         }
 
         @Override
         public void register(Selection.Registration me) {
-            writers.add(me);
+            add(me);
         }
 
         @Override
         public void unregister(Selection.Registration me) {
-            writers.remove(me);
+            remove(me);
         }
 
         @Override

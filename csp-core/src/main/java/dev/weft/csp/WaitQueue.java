@@ -5,21 +5,22 @@ import java.util.ArrayDeque;
 /**
  * The parties waiting on one side of a channel, in arrival order: fibers blocked in a read or write, and
  * alternatives registered on a guard. The first waiter is held in a field, so that the usual case of one
- * waiter allocates nothing. Used under the channel's lock only.
+ * waiter allocates nothing. Used under the channel's lock only. Each end of a channel is the queue of the
+ * parties waiting at it (one object less per channel).
  */
-final class WaitQueue {
+class WaitQueue {
     private Object first;
     private ArrayDeque<Object> rest;
 
-    boolean isEmpty() {
+    final boolean isEmpty() {
         return first == null;
     }
 
-    Object peek() {
+    final Object peek() {
         return first;
     }
 
-    void add(Object waiter) {
+    final void add(Object waiter) {
         if (first == null) {
             first = waiter;
         } else {
@@ -30,13 +31,13 @@ final class WaitQueue {
         }
     }
 
-    Object poll() {
+    final Object poll() {
         Object f = first;
         first = rest == null ? null : rest.pollFirst();
         return f;
     }
 
-    void remove(Object waiter) {
+    final void remove(Object waiter) {
         if (first == waiter) {
             poll();
         } else if (rest != null) {
@@ -45,7 +46,7 @@ final class WaitQueue {
     }
 
     /** Whether a plain (non-alternative) waiter other than {@code me} is queued. */
-    boolean hasFiberOtherThan(Fiber me) {
+    final boolean hasFiberOtherThan(Fiber me) {
         if (first instanceof Fiber && first != me) {
             return true;
         }
@@ -60,7 +61,7 @@ final class WaitQueue {
     }
 
     /** Removes and returns every waiter. */
-    Object[] drain() {
+    final Object[] drain() {
         int n = first == null ? 0 : 1 + (rest == null ? 0 : rest.size());
         Object[] all = new Object[n];
         for (int i = 0; i < n; i++) {
