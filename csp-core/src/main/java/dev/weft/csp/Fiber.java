@@ -41,7 +41,8 @@ public final class Fiber extends Continuation {
     private volatile int state;
     private volatile boolean permit;
     private Throwable failure;
-    private List<Fiber> joiners;
+    /** Who waits in {@link #join()}: null, the one fiber (the usual case: no list), or a list of them. */
+    private Object joiners;
     private boolean joined;
     private byte yieldState;
     private int budget = PREEMPT_CHECKS;
@@ -105,10 +106,19 @@ public final class Fiber extends Continuation {
         if (state == DONE) {
             return false;
         }
-        if (joiners == null) {
-            joiners = new ArrayList<>(2);
+        Object j = joiners;
+        if (j == null) {
+            joiners = waiter;
+        } else if (j instanceof Fiber) {
+            List<Fiber> list = new ArrayList<>(2);
+            list.add((Fiber) j);
+            list.add(waiter);
+            joiners = list;
+        } else {
+            @SuppressWarnings("unchecked")
+            List<Fiber> list = (List<Fiber>) j;
+            list.add(waiter);
         }
-        joiners.add(waiter);
         return true;
     }
 
@@ -420,7 +430,7 @@ public final class Fiber extends Continuation {
         clearSavedFrames();
         mode = RUNNING;
         failure = t;
-        List<Fiber> waiting;
+        Object waiting;
         boolean seen;
         synchronized (this) {
             state = DONE;
@@ -428,8 +438,12 @@ public final class Fiber extends Continuation {
             joiners = null;
             seen = joined;
         }
-        if (waiting != null) {
-            for (Fiber w : waiting) {
+        if (waiting instanceof Fiber) {
+            ((Fiber) waiting).unpark();
+        } else if (waiting != null) {
+            @SuppressWarnings("unchecked")
+            List<Fiber> all = (List<Fiber>) waiting;
+            for (Fiber w : all) {
                 w.unpark();
             }
         }

@@ -1,7 +1,6 @@
 package dev.weft.csp;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 
 /** Parallel composition: run processes side by side and wait for all of them. */
@@ -18,7 +17,7 @@ public final class Parallel {
         if (processes.length == 0) {
             return;
         }
-        List<Throwable> failures = Collections.synchronizedList(new ArrayList<>(1));
+        Failures failures = new Failures();
         Fiber[] fibers = new Fiber[processes.length];
         for (int i = 0; i < processes.length; i++) {
             CSProcess p = processes[i];
@@ -30,21 +29,42 @@ public final class Parallel {
         for (Fiber f : fibers) {
             f.join();
         }
-        if (!failures.isEmpty()) {
-            Throwable first = failures.get(0);
-            for (int i = 1; i < failures.size(); i++) {
-                first.addSuppressed(failures.get(i));
-            }
+        Throwable first = failures.first();
+        if (first != null) {
             throw Rethrow.unchecked(first);
         }
     }
 
     @Pausable
-    private static void runRecording(CSProcess p, List<Throwable> failures) {
+    private static void runRecording(CSProcess p, Failures failures) {
         try {
             p.run();
         } catch (Throwable t) {
             failures.add(t); // the par rethrows it; the fiber itself ends normally
+        }
+    }
+
+    /** What the processes of one par threw, in order (a list only once one fails: a par stays small). */
+    private static final class Failures {
+        private List<Throwable> list;
+
+        synchronized void add(Throwable t) {
+            if (list == null) {
+                list = new ArrayList<>(2);
+            }
+            list.add(t);
+        }
+
+        /** The first failure with the others added as suppressed, or null. */
+        synchronized Throwable first() {
+            if (list == null) {
+                return null;
+            }
+            Throwable first = list.get(0);
+            for (int i = 1; i < list.size(); i++) {
+                first.addSuppressed(list.get(i));
+            }
+            return first;
         }
     }
 

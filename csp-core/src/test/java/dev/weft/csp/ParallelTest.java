@@ -70,6 +70,29 @@ class ParallelTest {
         }
     }
 
+    /** One joiner is kept without a list, more in one: every one of them resumes, from fibers and threads. */
+    @Test
+    @Timeout(30)
+    void everyJoinerOfAFiberResumes() {
+        for (int workers = 1; workers <= 2; workers++) {
+            try (Scheduler s = Scheduler.create(workers)) {
+                for (int round = 0; round < 100; round++) {
+                    AtomicInteger resumed = new AtomicInteger();
+                    One2OneChannel<Integer> go = Channel.one2one();
+                    Weft.run(s, () -> {
+                        Fiber target = Weft.spawn(() -> go.in().read());
+                        CSProcess joiner = () -> {
+                            target.join();
+                            resumed.incrementAndGet();
+                        };
+                        Parallel.run(joiner, joiner, joiner, () -> go.out().write(1));
+                    });
+                    assertEquals(3, resumed.get(), "round " + round + " on " + workers + " workers");
+                }
+            }
+        }
+    }
+
     @Test
     @Timeout(10)
     void joinRethrowsWhatTheFiberThrew() {
