@@ -37,7 +37,7 @@ final class Worker implements Runnable {
     private static final long SPIN_NANOS = 5_000;
     /** A worker whose slice has lasted this long lets idle workers take the fibers queued behind it. */
     private static final long STUCK_NANOS = 3_000;
-    /** How long an idle worker naps, at first and at most, while another worker is busy with fibers queued. */
+    /** How long an idle worker naps, at first and at most, while another worker is busy. */
     private static final long NAP_NANOS = 50_000, MAX_NAP_NANOS = 1_000_000;
     private static final VarHandle PARKED, SLICES;
 
