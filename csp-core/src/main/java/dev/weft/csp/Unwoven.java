@@ -1,6 +1,11 @@
 package dev.weft.csp;
 
-/** Turns the linkage error that unwoven pausable code causes into a message saying how to weave. */
+import dev.weft.csp.runtime.Continuation;
+
+/**
+ * Turns the linkage error that unwoven pausable code causes (or code woven for another version of the
+ * runtime) into a message saying how to weave.
+ */
 final class Unwoven {
     private Unwoven() {
     }
@@ -11,6 +16,12 @@ final class Unwoven {
      */
     static Throwable explain(LinkageError e, Object process) {
         String m = e.getMessage();
+        if (m != null && m.contains(Continuation.class.getName())) {
+            StackTraceElement[] at = e.getStackTrace();
+            String who = at.length > 0 ? at[0].getClassName() : process.getClass().getName(); // the woven caller
+            return new IllegalStateException(who + " was woven by another version of csp-weaver than this csp-core"
+                    + " expects (missing " + m + "). Weave it again with the csp-weaver of csp-core's version", e);
+        }
         if (m != null && !m.contains(Fiber.class.getName())) {
             return e;
         }

@@ -18,6 +18,9 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
 
 /** Pausable code that was never woven fails with one clear message saying how to weave, not a VerifyError. */
 @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
@@ -71,5 +74,43 @@ class UnwovenCodeTest {
         One2OneChannel<Integer> ch = Channel.one2one();
         Class<?> reader = unwovenReader();
         assertClearFailure((CSProcess) reader.getMethod("lambda", ChannelInput.class).invoke(null, ch.in()));
+    }
+
+    /**
+     * A process woven for another runtime ABI (here ABI 2's {@code Continuation.pushSite}, which this runtime no
+     * longer has) fails naming the class and saying to weave again, not with a bare NoSuchMethodError.
+     */
+    @Test
+    void codeWovenForAnotherRuntimeVersionFailsClearly() throws Exception {
+        ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_FRAMES | ClassWriter.COMPUTE_MAXS);
+        cw.visit(Opcodes.V17, Opcodes.ACC_PUBLIC, "snip/OldWoven", null, "java/lang/Object",
+                new String[] {"dev/weft/csp/CSProcess"});
+        MethodVisitor init = cw.visitMethod(Opcodes.ACC_PUBLIC, "<init>", "()V", null, null);
+        init.visitVarInsn(Opcodes.ALOAD, 0);
+        init.visitMethodInsn(Opcodes.INVOKESPECIAL, "java/lang/Object", "<init>", "()V", false);
+        init.visitInsn(Opcodes.RETURN);
+        init.visitMaxs(0, 0);
+        init.visitEnd();
+        MethodVisitor plain = cw.visitMethod(Opcodes.ACC_PUBLIC, "run", "()V", null, null);
+        plain.visitInsn(Opcodes.RETURN);
+        plain.visitMaxs(0, 0);
+        plain.visitEnd();
+        MethodVisitor woven = cw.visitMethod(Opcodes.ACC_PUBLIC, "run", "(Ldev/weft/csp/Fiber;)V", null, null);
+        woven.visitLdcInsn("snip.OldWoven.run(OldWoven.java:1)");
+        woven.visitVarInsn(Opcodes.ALOAD, 1);
+        woven.visitMethodInsn(Opcodes.INVOKESTATIC, "dev/weft/csp/runtime/Continuation", "pushSite",
+                "(Ljava/lang/String;Ldev/weft/csp/runtime/Continuation;)V", false);
+        woven.visitInsn(Opcodes.RETURN);
+        woven.visitMaxs(0, 0);
+        woven.visitEnd();
+        cw.visitEnd();
+        CSProcess p = (CSProcess) new Snippets.BytesLoader(Map.of("snip.OldWoven", cw.toByteArray()))
+                .loadClass("snip.OldWoven").getConstructor().newInstance();
+        try (Scheduler s = Scheduler.singleThreaded()) {
+            Throwable t = assertThrows(IllegalStateException.class, () -> Weft.run(s, p));
+            String m = t.getMessage();
+            assertTrue(m.contains("snip.OldWoven") && m.contains("another version of csp-weaver")
+                    && m.contains("pushSite"), () -> "names the class, the cause and the cure: " + m);
+        }
     }
 }
