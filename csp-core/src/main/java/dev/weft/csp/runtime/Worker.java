@@ -2,6 +2,7 @@ package dev.weft.csp.runtime;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.Arrays;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -356,16 +357,12 @@ final class Worker implements Runnable {
         if (stealing && active.isEmpty()) {
             takeBatch(); // its own waiting batches (a thief may have emptied the active batch before a rotation)
         }
-        long now = 0;
+        long now = System.nanoTime();
         if (!timers.isEmpty()) {
-            now = System.nanoTime();
             TimerHeap.fire(timers.takeDue(now, false));
         }
         if (!active.isEmpty() || !stealing) {
             return !active.isEmpty();
-        }
-        if (now == 0) {
-            now = System.nanoTime();
         }
         if (stealFromOthers(now)) {
             return true;
@@ -375,9 +372,6 @@ final class Worker implements Runnable {
         for (int k = 1; k < n; k++) {
             Worker victim = all[(index + k) % n];
             if (!victim.timers.isEmpty()) {
-                if (now == 0) {
-                    now = System.nanoTime();
-                }
                 TimerHeap.fire(victim.timers.takeDue(now, true)); // its fibers wake here
             }
         }
@@ -414,7 +408,7 @@ final class Worker implements Runnable {
         if (seenSlices == null) {
             seenSlices = new int[n];
             seenSince = new long[n];
-            java.util.Arrays.fill(seenSlices, -1);
+            Arrays.fill(seenSlices, -1);
         }
         for (int k = 1; k < n; k++) {
             int i = (index + k) % n;
