@@ -1,5 +1,6 @@
 package dev.weft.csp;
 
+import dev.weft.csp.runtime.TimerEntry;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -125,7 +126,7 @@ public final class Alternative {
 
     private boolean isReady(int i, Selection.Registration reg, List<Fiber> wake, long start, long now) {
         if (alt[i] instanceof Guards.TimeGuard) {
-            return now - ((Guards.TimeGuard) alt[i]).deadline(start) >= 0;
+            return Deadlines.passed(((Guards.TimeGuard) alt[i]).deadline(start), now);
         }
         return alt[i].ready(reg, wake);
     }
@@ -146,11 +147,15 @@ public final class Alternative {
         Selection.Registration[] regs = new Selection.Registration[n];
         List<Fiber> wake = new ArrayList<>(1);
         long began = System.nanoTime();
-        long deadline = 0;
+        long deadline = Deadlines.NEVER;
         int timer = -1;
         int chosen = -1;
         dev.weft.csp.runtime.WorkerPool user = me.isThreadBound() ? null : me.pool();
         lockAll();
+        if (me.cancelPending()) {
+            unlockAll();
+            throw me.cancelledError();
+        }
         for (int i = 0; i < n; i++) {
             if (pre == null || pre[i]) {
                 alt[i].markUse(user);
@@ -167,14 +172,16 @@ public final class Alternative {
                 sel.claim(i);
             } else if (alt[i] instanceof Guards.TimeGuard) {
                 long d = ((Guards.TimeGuard) alt[i]).deadline(began);
-                if (timer < 0 || d - deadline < 0) {
+                if (d != Deadlines.NEVER && (timer < 0 || Deadlines.earlier(d, deadline) != deadline)) {
                     timer = i;
                     deadline = d;
                 }
             }
         }
         if (chosen < 0) {
-            for (int i = 0; i < n; i++) {
+            // From the same rotating start as the check: the guard favoured here is the one a partner finds first.
+            for (int k = 0; k < n; k++) {
+                int i = (start + k) % n;
                 if (regs[i] != null) {
                     alt[i].register(regs[i]);
                 }
@@ -186,35 +193,74 @@ public final class Alternative {
             return chosen;
         }
         sel.waitOn(alt, regs, timer >= 0);
-        awaitClaim(me, sel, timer, deadline);
-        lockAll();
-        for (int i = 0; i < n; i++) {
-            if (regs[i] != null) {
-                alt[i].unregister(regs[i]);
+        try {
+            awaitClaim(me, sel, timer, deadline);
+        } finally {
+            lockAll();
+            for (int i = 0; i < n; i++) {
+                if (regs[i] != null) {
+                    alt[i].unregister(regs[i]);
+                }
             }
+            unlockAll();
         }
-        unlockAll();
-        return sel.selected();
+        int selected = sel.selected();
+        if (selected == Selection.CANCELLED) {
+            throw me.cancelledError();
+        }
+        return selected;
     }
 
-    /** Pauses until a partner or the earliest timer claims the selection. */
+    /**
+     * Pauses until a partner, the earliest timer, or a cancellation claims the selection. The timer leaves its
+     * heap as the select ends, whoever won: a select that a partner ends retains nothing.
+     */
     @Pausable
     private static void awaitClaim(Fiber me, Selection sel, int timer, long deadline) {
-        if (timer >= 0 && me.isThreadBound()) {
-            if (!me.blockThreadUntil(deadline) && !sel.claim(timer)) {
-                Fiber.park(); // a partner claimed it as the time ran out: take its wake-up
-            }
+        if (me.isThreadBound()) {
+            awaitClaimOnThread(me, sel, timer, timer >= 0 ? deadline : Deadlines.NEVER);
             return;
         }
+        TimerEntry entry = null;
         if (timer >= 0) {
             int t = timer;
-            me.pool().wakeAt(deadline, () -> {
+            entry = me.pool().wakeAt(deadline, () -> {
                 if (sel.claim(t)) {
                     me.unpark();
                 }
             });
         }
-        Fiber.parkOn(sel);
+        try {
+            while (sel.selected() == Selection.NONE) {
+                Fiber.waitOn(sel);
+                if (sel.selected() == Selection.NONE && me.cancelPending()) {
+                    sel.claim(Selection.CANCELLED);
+                }
+            }
+        } finally {
+            if (entry != null) {
+                entry.cancel();
+            }
+        }
+    }
+
+    /**
+     * The same on a plain thread, where every wake-up is a permit that must be taken exactly once: a partner
+     * that claims the selection gives one; a timeout or an interrupt claims it without one.
+     */
+    private static void awaitClaimOnThread(Fiber me, Selection sel, int timer, long deadline) {
+        for (;;) {
+            if (me.blockThreadUntil(deadline)) {
+                if (sel.selected() != Selection.NONE) {
+                    return; // the claiming partner's wake-up
+                }
+                continue; // a stray unpark()
+            }
+            if (!sel.claim(me.cancelPending() ? Selection.CANCELLED : timer)) {
+                me.awaitPermitUninterruptibly(); // a partner claimed it just now: take its wake-up
+            }
+            return;
+        }
     }
 
     private void lockAll() {

@@ -14,6 +14,8 @@ public final class Barrier {
     private int enrolled;
     private int arrived;
     private List<Fiber> waiting = new ArrayList<>();
+    /** Rounds completed so far: a waiter goes on once it changes. */
+    private volatile int round;
 
     /**
      * A barrier with {@code enrolled} processes enrolled.
@@ -62,16 +64,23 @@ public final class Barrier {
      * Waits until every enrolled process has called {@code sync()} in this round.
      *
      * @throws IllegalStateException if no process is enrolled
+     * @throws CancelledException if the fiber is cancelled (or the thread interrupted) before the round
+     *     completes; its arrival is withdrawn (it stays enrolled), so the round waits for it again
      */
     @Pausable
     public void sync() {
         Fiber me = Fiber.current();
         List<Fiber> release = null;
+        int myRound;
         synchronized (this) {
             use(me.pool());
             if (enrolled == 0) {
                 throw new IllegalStateException("sync() on a barrier with no enrolled process");
             }
+            if (me.cancelPending()) {
+                throw me.cancelledError();
+            }
+            myRound = round;
             if (arrived + 1 == enrolled) {
                 release = nextRound();
             } else {
@@ -79,11 +88,25 @@ public final class Barrier {
                 waiting.add(me);
             }
         }
-        if (release == null) {
-            Fiber.parkOn(this);
-        } else {
+        if (release != null) {
             wakeAll(release);
+            return;
         }
+        while (round == myRound) {
+            Fiber.waitOn(this);
+            if (round == myRound && me.cancelPending() && withdraw(me)) {
+                throw me.cancelledError();
+            }
+        }
+    }
+
+    /** Withdraws {@code f}'s arrival in the current round; false if the round has completed (it goes on). */
+    synchronized boolean withdraw(Fiber f) {
+        if (!waiting.remove(f)) {
+            return false;
+        }
+        arrived--;
+        return true;
     }
 
     /** Records a use by a party of pool {@code p} (null: a plain thread). Under the monitor. */
@@ -109,6 +132,7 @@ public final class Barrier {
         List<Fiber> release = waiting;
         waiting = new ArrayList<>(release.size());
         arrived = 0;
+        round++;
         return release;
     }
 

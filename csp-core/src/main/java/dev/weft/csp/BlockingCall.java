@@ -3,7 +3,11 @@ package dev.weft.csp;
 import dev.weft.csp.runtime.WorkerPool;
 import java.util.concurrent.Callable;
 
-/** One {@link Weft#blocking} call in flight: run on a blocking-call thread, it wakes its fiber when done. */
+/**
+ * One {@link Weft#blocking} call in flight: run on a blocking-call thread, it wakes its fiber when done. A
+ * fiber cancelled while it waits abandons the call: the thread running it is interrupted and its result is
+ * dropped.
+ */
 final class BlockingCall<T> implements Runnable {
     private final Callable<T> call;
     private final Fiber fiber;
@@ -11,6 +15,9 @@ final class BlockingCall<T> implements Runnable {
     private T result;
     private Throwable failure;
     private volatile boolean done;
+    /** The thread running the call while it runs; guarded by this. */
+    private Thread runner;
+    private boolean abandoned;
 
     BlockingCall(Callable<T> call, Fiber fiber) {
         this.call = call;
@@ -21,13 +28,41 @@ final class BlockingCall<T> implements Runnable {
     @Override
     public void run() {
         try {
-            result = call.call();
-        } catch (Throwable t) {
-            failure = t;
+            synchronized (this) {
+                runner = Thread.currentThread();
+            }
+            try {
+                if (!isAbandoned()) {
+                    result = call.call();
+                }
+            } catch (Throwable t) {
+                failure = t;
+            }
+            synchronized (this) {
+                runner = null;
+            }
+            Thread.interrupted(); // an abandonment's interrupt must not reach the pool's next task
+            done = true;
+            fiber.unpark();
+        } finally {
+            pool.blockingCall(-1); // after the wake-up: a deadlock check never sees the fiber stranded
         }
-        done = true;
-        fiber.unpark();
-        pool.blockingCall(-1); // after the wake-up: a deadlock check never sees the fiber stranded
+    }
+
+    private synchronized boolean isAbandoned() {
+        return abandoned;
+    }
+
+    /** The waiting fiber was cancelled: interrupts the call if it still runs; false if it has returned. */
+    synchronized boolean abandon() {
+        if (done) {
+            return false;
+        }
+        abandoned = true;
+        if (runner != null) {
+            runner.interrupt();
+        }
+        return true;
     }
 
     boolean isDone() {

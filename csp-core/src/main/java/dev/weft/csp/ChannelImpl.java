@@ -204,15 +204,43 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
         if (v == POISON) {
             throw poisonedError();
         }
+        if (v == Fiber.WITHDRAWN) {
+            throw me.cancelledError();
+        }
         return (T) v;
+    }
+
+    /** Takes the lock for an operation of {@code me} on {@code end}; throws if {@code me} is cancelled. */
+    private void lockFor(Fiber me, End end) {
+        me.willWaitOn(end); // before the lock: see Fiber.cancel
+        lock();
+        use(me.pool());
+        if (me.cancelPending()) {
+            unlock();
+            throw me.cancelledError();
+        }
     }
 
     // ---------------------------------------------------------------------------------- the ends
 
     /** What both ends share: the channel's lock, as a guard sees it, and poison. */
-    private abstract class End extends WaitQueue implements AltGuard, Waitable {
+    abstract class End extends WaitQueue implements AltGuard, Waitable {
         public void poison() {
             poisonChannel();
+        }
+
+        /**
+         * Takes {@code f} out of this end's queue if it is still waiting there: true if it was (nothing was
+         * exchanged; whoever withdrew it now owns its wake-up), false if a partner took it first.
+         */
+        boolean withdraw(Fiber f) {
+            ChannelImpl.this.lock();
+            boolean queued = remove(f);
+            if (queued) {
+                f.transfer = null; // a writer's value goes nowhere
+            }
+            ChannelImpl.this.unlock();
+            return queued;
         }
 
         @Override
@@ -253,8 +281,7 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
         @SuppressWarnings("unchecked")
         public T read() {
             Fiber me = Fiber.current();
-            lock();
-            use(me.pool());
+            lockFor(me, this);
             if (poisoned()) {
                 unlock();
                 throw poisonedError();
@@ -334,8 +361,7 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
                 throw new NullPointerException("cannot write null to a channel");
             }
             Fiber me = Fiber.current();
-            lock();
-            use(me.pool());
+            lockFor(me, this);
             if (poisoned()) {
                 unlock();
                 throw poisonedError();

@@ -25,6 +25,9 @@ final class DeadlockDetector implements DeadlockCheck {
     @Override
     public void check(WorkerPool pool, BooleanSupplier stillAtRest) {
         List<Continuation> live = pool.liveSnapshot();
+        if (live.isEmpty()) {
+            return;
+        }
         boolean reportable = false;
         for (Continuation c : live) {
             Fiber f = (Fiber) c;
@@ -36,9 +39,22 @@ final class DeadlockDetector implements DeadlockCheck {
         }
         // No worker ran a fiber while we read, so every fiber read as parked was still parked at the end
         // (only an outside party, which the design leaves out, could have woken one meanwhile).
-        if (!reportable || !stillAtRest.getAsBoolean()) {
+        if (!stillAtRest.getAsBoolean()) {
             return;
         }
+        if (pool.isClosed()) {
+            // Nobody can start new work here, and these fibers can never run again: cancel them, so that they
+            // unwind, end, and let the carriers stop. Their runs' own reports come first.
+            report(pool, live);
+            Fiber.cancelAll(pool, null);
+            return;
+        }
+        if (reportable) {
+            report(pool, live);
+        }
+    }
+
+    private static void report(WorkerPool pool, List<Continuation> live) {
         Map<RunGroup, StringBuilder> reports = new LinkedHashMap<>();
         Map<RunGroup, Integer> counts = new LinkedHashMap<>();
         for (Continuation c : live) {

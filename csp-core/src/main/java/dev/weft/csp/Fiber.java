@@ -40,13 +40,19 @@ public final class Fiber extends Continuation {
     private final Thread thread;
     private volatile int state;
     private volatile boolean permit;
+    /** Set by {@link #cancel()}: every pause from then on throws {@link CancelledException}. */
+    private volatile boolean cancelled;
     private Throwable failure;
     /** Who waits in {@link #join()}: null, the one fiber (the usual case: no list), or a list of them. */
     private Object joiners;
     private boolean joined;
     private byte yieldState;
     private int budget = PREEMPT_CHECKS;
-    /** What the fiber waits on while parked (a channel, a barrier, a timer, a blocking call), or null. */
+    /**
+     * What the fiber waits on while parked (a channel end, a barrier, a timer, a blocking call), or null. A
+     * channel operation sets it before it takes the channel's lock, so that {@link #cancel()} finds the queue
+     * the fiber may be in (see there).
+     */
     private Object blocker;
     private Runnable waker;
     /** The channel whose lock this fiber holds while it unwinds into a wait on it (see {@link #parkLocked}). */
@@ -54,6 +60,8 @@ public final class Fiber extends Continuation {
 
     /** A value handed over by the party that woke this fiber (a channel's writer, for one). */
     Object transfer;
+    /** The {@link #transfer} of a fiber whose wait {@link #cancel()} withdrew: the operation throws. */
+    static final Object WITHDRAWN = new Object();
 
     Fiber(CSProcess process, WorkerPool pool, RunGroup group) {
         this.process = process;
@@ -84,21 +92,119 @@ public final class Fiber extends Continuation {
     }
 
     /**
-     * Waits for this fiber to end; rethrows the very exception its process threw, if it threw.
-     * From a fiber this pauses it; from a plain thread it blocks the thread.
+     * Waits for this fiber to end; rethrows the very exception its process threw, if it threw (a fiber that was
+     * cancelled and ended by it throws {@link CancelledException}). From a fiber this pauses it; from a plain
+     * thread it blocks the thread.
+     *
+     * @throws CancelledException if the waiting fiber is cancelled (or the waiting thread interrupted) first
      */
     @Pausable
     public void join() {
         if (thread != null) {
             throw new IllegalStateException("a thread's own fiber never ends: join a fiber from Weft.spawn");
         }
-        if (addJoiner(current())) {
-            parkOn(this);
-        }
+        awaitEnd(true);
         Throwable t = failure;
         if (t != null) {
             throw Rethrow.unchecked(t);
         }
+    }
+
+    /**
+     * Waits for this fiber to end without rethrowing what it threw. If {@code cancellable}, a cancellation of
+     * the waiter ends the wait with {@link CancelledException}; otherwise the wait goes on regardless (for
+     * cleanup that must see its fibers end, as {@link Parallel} does).
+     */
+    @Pausable
+    void awaitEnd(boolean cancellable) {
+        Fiber me = current();
+        if (cancellable && me.cancelPending()) {
+            throw me.cancelledError();
+        }
+        if (!addJoiner(me)) {
+            return;
+        }
+        if (!cancellable && me.isThreadBound()) {
+            while (state != DONE) {
+                me.awaitPermitUninterruptibly();
+            }
+            return;
+        }
+        while (state != DONE) {
+            waitOn(this);
+            if (state != DONE && me.cancelPending() && removeJoiner(me)) {
+                throw me.cancelledError();
+            }
+        }
+    }
+
+    /** Whether {@link #cancel()} was called on this fiber. */
+    public boolean isCancelled() {
+        return thread != null ? thread.isInterrupted() : cancelled;
+    }
+
+    /**
+     * Cancels this fiber: its current pause, if it is paused, and every later one throw
+     * {@link CancelledException}, so that it unwinds (its {@code finally} blocks run) and ends. The wait it
+     * was in is withdrawn first: a cancelled write delivered nothing, a cancelled read took nothing. Safe from
+     * any thread, idempotent; a fiber that has ended ignores it. A fiber that never pauses again ends as it
+     * would have. On a plain thread's own fiber ({@link #current()} outside a scheduler) this interrupts that
+     * thread, which has the same effect on its pausable operations.
+     */
+    public void cancel() {
+        if (thread != null) {
+            thread.interrupt();
+            return;
+        }
+        if (cancelled) {
+            return;
+        }
+        cancelled = true;
+        if (state == DONE) {
+            return;
+        }
+        // A fiber in a channel's queue is woken only by whoever takes it out, under the channel's lock. It wrote
+        // its blocker before taking that lock and reads `cancelled` after (the lock's CAS is a full fence): if the
+        // blocker read here is not the channel it queues on, it sees `cancelled` and does not queue.
+        Object b = blocker;
+        if (b instanceof ChannelImpl.End && ((ChannelImpl<?>.End) b).withdraw(this)) {
+            transfer = WITHDRAWN;
+            wakeFromChannel();
+            return;
+        }
+        unpark(); // any other wait loops on its condition and withdraws itself once it sees the cancellation
+    }
+
+    /** Whether the running operation must stop: this fiber was cancelled, or this thread was interrupted. */
+    boolean cancelPending() {
+        return thread == null ? cancelled : thread.isInterrupted();
+    }
+
+    /** The exception a cancelled fiber's (or interrupted thread's) pause throws. */
+    CancelledException cancelledError() {
+        return new CancelledException(thread != null ? "the thread " + thread.getName() + " was interrupted"
+                : this + " was cancelled");
+    }
+
+    /**
+     * Withdraws {@code f}'s wait on {@code blocker}, if it is still waiting there: true if it was (the wait is
+     * now cancelled, nothing was exchanged), false if a partner has already taken it (the partner owns its
+     * wake-up, which is on its way).
+     */
+    static boolean withdraw(Object blocker, Fiber f) {
+        if (blocker instanceof ChannelImpl.End) {
+            return ((ChannelImpl<?>.End) blocker).withdraw(f);
+        }
+        if (blocker instanceof Selection) {
+            return ((Selection) blocker).claim(Selection.CANCELLED);
+        }
+        if (blocker instanceof Barrier) {
+            return ((Barrier) blocker).withdraw(f);
+        }
+        if (blocker instanceof Fiber) {
+            return ((Fiber) blocker).removeJoiner(f);
+        }
+        return true; // a bare park: nothing registered anywhere
     }
 
     private synchronized boolean addJoiner(Fiber waiter) {
@@ -122,6 +228,16 @@ public final class Fiber extends Continuation {
         return true;
     }
 
+    /** Removes {@code waiter} from the joiners; false if this fiber has ended (it woke or is waking them). */
+    private synchronized boolean removeJoiner(Fiber waiter) {
+        Object j = joiners;
+        if (j == waiter) {
+            joiners = null;
+            return true;
+        }
+        return j instanceof List && ((List<?>) j).remove(waiter);
+    }
+
     // ---------------------------------------------------------------- primitives (hand-woven)
 
     /**
@@ -140,24 +256,19 @@ public final class Fiber extends Continuation {
 
     /**
      * Pauses the running fiber until {@link #unpark()} is called on it; a wake-up that came first is
-     * not lost. On a plain thread this blocks the thread.
+     * not lost. It may also return without one (as {@link LockSupport#park()} may): call it in a loop that
+     * checks what it waits for. On a plain thread this blocks the thread.
+     *
+     * @throws CancelledException if the fiber is cancelled (or the thread interrupted), before or while it waits
      */
     @Pausable
     public static void park() {
-        forThread().blockThread();
+        forThread().blockThread(null);
     }
 
     /** Woven form of {@link #park()}: marks the fiber as pausing, or completes the resume. */
     public static void park(Fiber f) {
-        if (f.mode == RESUMING) {
-            f.mode = RUNNING;
-        } else if (f.thread != null) {
-            f.blockThread();
-        } else if (f.state == RUNNING_WOKEN) {
-            f.state = RUNNING_STATE; // woken before it could pause: go on without unwinding
-        } else {
-            f.mode = PAUSING;
-        }
+        parkOn(null, f);
     }
 
     /**
@@ -166,18 +277,36 @@ public final class Fiber extends Continuation {
      */
     @Pausable
     public static void parkOn(Object blocker) {
-        forThread().blockThread();
+        forThread().blockThread(null);
     }
 
     /** Woven form of {@link #parkOn(Object)}. */
     public static void parkOn(Object blocker, Fiber f) {
+        if (f.mode != RESUMING && f.cancelPending()) {
+            throw f.cancelledError();
+        }
+        waitOn(blocker, f);
+    }
+
+    /**
+     * As {@link #parkOn(Object)} for the runtime's own primitives, which register the fiber with
+     * {@code blocker} first: no check for cancellation here (each primitive withdraws its registration, then
+     * throws); on a plain thread an interrupt withdraws the wait from {@code blocker} ({@link #withdraw}).
+     */
+    @Pausable
+    static void waitOn(Object blocker) {
+        forThread().blockThread(blocker);
+    }
+
+    /** Woven form of {@link #waitOn(Object)}. */
+    static void waitOn(Object blocker, Fiber f) {
         if (f.mode == RESUMING) {
             f.mode = RUNNING;
             f.blocker = null;
         } else if (f.thread != null) {
-            f.blockThread();
+            f.blockThread(blocker);
         } else if (f.state == RUNNING_WOKEN) {
-            f.state = RUNNING_STATE;
+            f.state = RUNNING_STATE; // woken before it could pause: go on without unwinding
         } else {
             f.blocker = blocker;
             f.mode = PAUSING;
@@ -194,7 +323,7 @@ public final class Fiber extends Continuation {
     @Pausable
     static void parkLocked(ChannelImpl<?> channel, Object blocker) {
         channel.unlock();
-        forThread().blockThread();
+        forThread().blockThread(blocker);
     }
 
     /** Woven form of {@link #parkLocked(ChannelImpl, Object)}. */
@@ -204,7 +333,7 @@ public final class Fiber extends Continuation {
             f.blocker = null;
         } else if (f.thread != null) {
             channel.unlock();
-            f.blockThread();
+            f.blockThread(blocker);
         } else {
             f.blocker = blocker;
             f.lockedChannel = channel;
@@ -316,21 +445,53 @@ public final class Fiber extends Continuation {
         }
     }
 
-    private void blockThread() {
+    /**
+     * Blocks this thread's own fiber until unparked. If the thread is interrupted first, its wait on
+     * {@code blocker} is withdrawn and {@link CancelledException} thrown (interrupt status kept); if a partner
+     * took the wait first, its wake-up is awaited and the operation completes.
+     */
+    private void blockThread(Object blocker) {
         while (!permit) {
+            if (thread.isInterrupted()) {
+                if (withdraw(blocker, this)) {
+                    throw cancelledError();
+                }
+                awaitPermitUninterruptibly();
+                return;
+            }
             LockSupport.park(this);
         }
         permit = false;
     }
 
-    /** Blocks this thread's own fiber until unparked (true) or until {@code deadline} passes (false). */
-    boolean blockThreadUntil(long deadline) {
-        long wait;
+    /** Blocks this thread's own fiber until unparked, whatever interrupts come (they are kept for later). */
+    void awaitPermitUninterruptibly() {
+        boolean interrupted = Thread.interrupted();
         while (!permit) {
-            if ((wait = deadline - System.nanoTime()) <= 0) {
+            LockSupport.park(this);
+            interrupted |= Thread.interrupted();
+        }
+        permit = false;
+        if (interrupted) {
+            thread.interrupt();
+        }
+    }
+
+    /**
+     * Blocks this thread's own fiber until unparked (true), or until {@code deadline} passes or the thread is
+     * interrupted (false, the permit untouched).
+     */
+    boolean blockThreadUntil(long deadline) {
+        while (!permit) {
+            long wait = Deadlines.remaining(deadline, System.nanoTime());
+            if (wait == 0 || thread.isInterrupted()) {
                 return false;
             }
-            LockSupport.parkNanos(this, wait);
+            if (wait == Long.MAX_VALUE) {
+                LockSupport.park(this);
+            } else {
+                LockSupport.parkNanos(this, wait);
+            }
         }
         permit = false;
         return true;
@@ -385,6 +546,9 @@ public final class Fiber extends Continuation {
             }
             if (hasSavedFrames()) {
                 mode = RESUMING;
+            } else if (cancelled) {
+                end(cancelledError()); // cancelled before it ever ran: it does not start
+                return;
             } else {
                 mode = RUNNING;
             }
@@ -422,38 +586,46 @@ public final class Fiber extends Continuation {
     }
 
     private void end(Throwable t) {
-        ChannelImpl<?> channel = lockedChannel;
-        if (channel != null) { // it failed as it unwound into a channel wait: leave the queue, free the lock
-            lockedChannel = null;
-            channel.abandon(this);
-        }
-        clearSavedFrames();
-        mode = RUNNING;
-        failure = t;
-        Object waiting;
-        boolean seen;
-        synchronized (this) {
-            state = DONE;
-            waiting = joiners;
-            joiners = null;
-            seen = joined;
-        }
-        if (waiting instanceof Fiber) {
-            ((Fiber) waiting).unpark();
-        } else if (waiting != null) {
-            @SuppressWarnings("unchecked")
-            List<Fiber> all = (List<Fiber>) waiting;
-            for (Fiber w : all) {
-                w.unpark();
+        try {
+            ChannelImpl<?> channel = lockedChannel;
+            if (channel != null) { // it failed as it unwound into a channel wait: leave the queue, free the lock
+                lockedChannel = null;
+                channel.abandon(this);
             }
-        }
-        blocker = null;
-        pool.ended(this);
-        if (t != null && !seen && !(group != null && group.isMain(this))) {
-            pool.uncaught(this, t);
-        }
-        if (group != null) {
-            group.ended(this, t);
+            clearSavedFrames();
+            mode = RUNNING;
+            failure = t;
+            Object waiting;
+            boolean seen;
+            synchronized (this) {
+                state = DONE;
+                waiting = joiners;
+                joiners = null;
+                seen = joined;
+            }
+            if (waiting instanceof Fiber) {
+                ((Fiber) waiting).unpark();
+            } else if (waiting != null) {
+                @SuppressWarnings("unchecked")
+                List<Fiber> all = (List<Fiber>) waiting;
+                for (Fiber w : all) {
+                    w.unpark();
+                }
+            }
+            blocker = null;
+            transfer = null;
+            pool.ended(this);
+            if (t != null && !seen && !(group != null && group.isMain(this))
+                    && !(cancelled && t instanceof CancelledException)) {
+                if (group != null) {
+                    group.unjoinedFailure(t);
+                }
+                pool.uncaught(this, t);
+            }
+        } finally {
+            if (group != null) {
+                group.ended(this, t); // whatever failed above, the run must learn that this fiber ended
+            }
         }
     }
 
@@ -464,13 +636,35 @@ public final class Fiber extends Continuation {
         return f;
     }
 
-    /** Queues this new fiber for its first run. */
+    /**
+     * Queues this new fiber for its first run. A fiber of a run that is being cancelled starts cancelled (it
+     * ends at once). If the scheduler refuses it (closed), the run does not count it and the refusal is thrown.
+     */
     void launch() {
         if (group != null) {
             group.started();
+            cancelled = group.isCancelling();
         }
         state = RUNNABLE;
-        pool.submitNew(this);
+        try {
+            pool.submitNew(this);
+        } catch (RuntimeException | Error e) {
+            state = DONE;
+            if (group != null) {
+                group.ended(this, null);
+            }
+            throw e;
+        }
+    }
+
+    /** Cancels every live fiber of {@code pool} that belongs to {@code run} (every one, if {@code run} is null). */
+    static void cancelAll(WorkerPool pool, RunGroup run) {
+        for (Continuation c : pool.liveSnapshot()) {
+            Fiber f = (Fiber) c;
+            if (run == null || f.group == run) {
+                f.cancel();
+            }
+        }
     }
 
     /** The fiber running on the calling carrier thread, or null on a plain thread. */
@@ -495,6 +689,11 @@ public final class Fiber extends Continuation {
     boolean isParked() {
         int s = state;
         return s == PARKED || s == QUEUED;
+    }
+
+    /** Records {@code b} as what the fiber is about to wait on: before it takes {@code b}'s lock (see {@link #cancel()}). */
+    void willWaitOn(Object b) {
+        blocker = b;
     }
 
     /** What the fiber waits on while parked, or null. */

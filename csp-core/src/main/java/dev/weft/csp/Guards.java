@@ -16,14 +16,19 @@ public final class Guards {
         return SKIP;
     }
 
-    /** A guard that becomes ready {@code d} after the select that waits on it began. */
+    /**
+     * A guard that becomes ready {@code d} after the select that waits on it began: at once for a zero or
+     * negative duration, never for a huge one ({@code Duration.ofSeconds(Long.MAX_VALUE)}).
+     */
     public static Guard timeout(Duration d) {
         Objects.requireNonNull(d, "duration is null");
-        long nanos = d.toNanos();
-        return new TimeGuard(false, nanos);
+        return new TimeGuard(false, Deadlines.nanos(d));
     }
 
-    /** A guard that becomes ready when {@link System#nanoTime()} reaches {@code nanoTime}. */
+    /**
+     * A guard that becomes ready when {@link System#nanoTime()} reaches {@code nanoTime} (compared as a
+     * difference, as nanoTime values must be); {@code Long.MIN_VALUE} means now, {@code Long.MAX_VALUE} never.
+     */
     public static Guard deadline(long nanoTime) {
         return new TimeGuard(true, nanoTime);
     }
@@ -69,7 +74,7 @@ public final class Guards {
 
         /** The deadline for a select that began at {@code start}. */
         long deadline(long start) {
-            return absolute ? time : start + time;
+            return absolute ? time : Deadlines.after(start, time);
         }
 
         @Override

@@ -3,72 +3,68 @@ package dev.weft.csp;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Parallel composition: run processes side by side and wait for all of them. */
+/**
+ * Parallel composition: run processes side by side and wait for all of them. It is structured: when one
+ * branch fails, the branches still running are cancelled ({@link Fiber#cancel()}), and a cancellation of the
+ * process running the par cancels every branch; either way the par returns only once all its branches have
+ * ended, so none outlives it.
+ */
 public final class Parallel {
     private Parallel() {
     }
 
     /**
-     * Runs every process concurrently and returns when all have ended. If any threw, rethrows the first to
-     * fail (in time) with the others added as suppressed. With no processes, returns at once.
+     * Runs every process concurrently and returns when all have ended. If any threw, the others still running
+     * are cancelled, and once they have ended this rethrows the first failure (in time) with the other real
+     * failures added as suppressed (the cancellations it caused are not failures). With no processes, returns
+     * at once.
+     *
+     * @throws CancelledException if the calling fiber is cancelled (or thread interrupted) and no branch
+     *     failed: every branch was cancelled and has ended
      */
     @Pausable
     public static void run(CSProcess... processes) {
         if (processes.length == 0) {
             return;
         }
-        Failures failures = new Failures();
-        Fiber[] fibers = new Fiber[processes.length];
         for (int i = 0; i < processes.length; i++) {
-            CSProcess p = processes[i];
-            if (p == null) {
+            if (processes[i] == null) {
                 throw new NullPointerException("process " + i + " is null");
             }
-            fibers[i] = Weft.spawn(() -> runRecording(p, failures));
         }
-        for (Fiber f : fibers) {
-            f.join();
+        Fiber me = Fiber.current();
+        if (me.cancelPending()) {
+            throw me.cancelledError();
         }
-        Throwable first = failures.first();
+        Par par = new Par(processes.length);
+        try {
+            for (int i = 0; i < processes.length; i++) {
+                CSProcess p = processes[i];
+                par.started(i, Weft.spawn(() -> par.runBranch(p)));
+            }
+        } catch (RuntimeException | Error refused) { // the scheduler refused a branch (closed): undo the others
+            par.cancelAll();
+            par.awaitAll(false);
+            throw refused;
+        }
+        CancelledException cancelled = null;
+        try {
+            par.awaitAll(true);
+        } catch (CancelledException e) {
+            cancelled = e;
+            par.cancelAll();
+            par.awaitAll(false);
+        }
+        Throwable first = par.firstFailure();
         if (first != null) {
             throw Rethrow.unchecked(first);
         }
-    }
-
-    @Pausable
-    private static void runRecording(CSProcess p, Failures failures) {
-        try {
-            p.run();
-        } catch (Throwable t) {
-            failures.add(t); // the par rethrows it; the fiber itself ends normally
+        if (cancelled != null) {
+            throw cancelled;
         }
     }
 
-    /** What the processes of one par threw, in order (a list only once one fails: a par stays small). */
-    private static final class Failures {
-        private List<Throwable> list;
-
-        synchronized void add(Throwable t) {
-            if (list == null) {
-                list = new ArrayList<>(2);
-            }
-            list.add(t);
-        }
-
-        /** The first failure with the others added as suppressed, or null. */
-        synchronized Throwable first() {
-            if (list == null) {
-                return null;
-            }
-            Throwable first = list.get(0);
-            for (int i = 1; i < list.size(); i++) {
-                first.addSuppressed(list.get(i));
-            }
-            return first;
-        }
-    }
-
-    /** Par-for: runs {@code body} for every index in [from, to) concurrently and waits for all. */
+    /** Par-for: runs {@code body} for every index in [from, to) concurrently and waits for all, as {@link #run}. */
     @Pausable
     public static void forRange(int from, int to, IntProcess body) {
         if (from > to) {
@@ -82,4 +78,90 @@ public final class Parallel {
         run(ps);
     }
 
+    /**
+     * The branches of one par and what they threw, in order. Guarded by its monitor; the failure list is made
+     * only once a branch fails, so that a par stays small.
+     */
+    private static final class Par {
+        private final Fiber[] branches;
+        private List<Throwable> failures;
+        private boolean cancelling;
+
+        Par(int n) {
+            branches = new Fiber[n];
+        }
+
+        @Pausable
+        void runBranch(CSProcess p) {
+            try {
+                p.run();
+            } catch (Throwable t) {
+                failed(t, Fiber.current()); // the par rethrows it; the fiber itself ends normally
+            }
+        }
+
+        /** Records branch {@code i}; one that starts after the par began cancelling is cancelled at once. */
+        void started(int i, Fiber f) {
+            boolean cancel;
+            synchronized (this) {
+                branches[i] = f;
+                cancel = cancelling;
+            }
+            if (cancel) {
+                f.cancel();
+            }
+        }
+
+        void failed(Throwable t, Fiber branch) {
+            if (t instanceof CancelledException && branch.isCancelled()) {
+                return; // the par's own cancellation at work, not a failure
+            }
+            boolean first;
+            synchronized (this) {
+                if (failures == null) {
+                    failures = new ArrayList<>(2);
+                }
+                failures.add(t);
+                first = !cancelling;
+            }
+            if (first) {
+                cancelAll();
+            }
+        }
+
+        void cancelAll() {
+            Fiber[] all;
+            synchronized (this) {
+                cancelling = true;
+                all = branches.clone();
+            }
+            for (Fiber f : all) {
+                if (f != null) {
+                    f.cancel();
+                }
+            }
+        }
+
+        /** Waits for every branch started to end; only a cancellable wait can throw (CancelledException). */
+        @Pausable
+        void awaitAll(boolean cancellable) {
+            for (Fiber f : branches) {
+                if (f != null) {
+                    f.awaitEnd(cancellable);
+                }
+            }
+        }
+
+        /** The first failure with the others added as suppressed, or null. */
+        synchronized Throwable firstFailure() {
+            if (failures == null) {
+                return null;
+            }
+            Throwable first = failures.get(0);
+            for (int i = 1; i < failures.size(); i++) {
+                first.addSuppressed(failures.get(i));
+            }
+            return first;
+        }
+    }
 }

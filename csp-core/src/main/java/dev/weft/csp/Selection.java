@@ -19,8 +19,13 @@ final class Selection implements Waitable {
         }
     }
 
+    /** {@link #selected()} while nothing is chosen. */
+    static final int NONE = -1;
+    /** {@link #selected()} of a select whose fiber was cancelled (or thread interrupted) while it waited. */
+    static final int CANCELLED = -2;
+
     final Fiber fiber;
-    private volatile int selected = -1;
+    private volatile int selected = NONE;
     // What a blocked select waits on (set by its fiber before it pauses), for dumps and the deadlock check.
     private AltGuard[] guards;
     private Registration[] regs;
@@ -32,7 +37,7 @@ final class Selection implements Waitable {
 
     /** Chooses guard {@code index} if nothing was chosen yet. */
     boolean claim(int index) {
-        return SELECTED.compareAndSet(this, -1, index);
+        return SELECTED.compareAndSet(this, NONE, index);
     }
 
     int selected() {

@@ -37,12 +37,13 @@ class WaitQueue {
         return f;
     }
 
-    final void remove(Object waiter) {
+    /** Removes {@code waiter}; false if it was not queued. */
+    final boolean remove(Object waiter) {
         if (first == waiter) {
             poll();
-        } else if (rest != null) {
-            rest.remove(waiter);
+            return true;
         }
+        return rest != null && rest.remove(waiter);
     }
 
     /** Whether a plain (non-alternative) waiter other than {@code me} is queued. */

@@ -1,6 +1,7 @@
 package dev.weft.csp;
 
 import dev.weft.csp.runtime.BlockingCalls;
+import dev.weft.csp.runtime.Carrier;
 import dev.weft.csp.runtime.RunGroup;
 import java.util.concurrent.Callable;
 
@@ -16,32 +17,88 @@ public final class Weft {
 
     /**
      * Runs {@code main} as a fiber of {@code s} and returns when it and every fiber spawned within it have
-     * ended. If {@code main} threw, rethrows that very exception.
+     * ended. If {@code main} threw, the fibers of the run still alive are cancelled ({@link Fiber#cancel()}),
+     * and once they have ended this rethrows that very exception.
      *
      * @throws DeadlockException if it becomes certain that no fiber of {@code s} can ever run again while
-     *     fibers of this run are still blocked (see {@link DeadlockException}); those fibers stay parked
+     *     fibers of this run are still blocked (see {@link DeadlockException}); those fibers are cancelled
+     *     first and have ended when it is thrown; failures of fibers nobody joined come with it as suppressed
+     * @throws CancelledException if the calling thread is interrupted: the run's fibers are cancelled, and
+     *     once they have ended this throws with the interrupt status kept set
+     * @throws IllegalStateException if called from a fiber (it would block that fiber's carrier: use
+     *     {@link Parallel#run} or {@link #spawn} and {@link Fiber#join()} there), or if {@code s} is closed
      */
     public static void run(Scheduler s, CSProcess main) {
         if (s == null || main == null) {
             throw new NullPointerException(s == null ? "scheduler is null" : "main process is null");
         }
-        RunGroup group = new RunGroup();
+        if (Thread.currentThread() instanceof Carrier) {
+            throw new IllegalStateException("Weft.run called from a fiber on " + Thread.currentThread().getName()
+                    + ": it would block the carrier; inside a fiber, use Parallel.run, or Weft.spawn and join");
+        }
+        RunGroup group = new RunGroup(Thread.currentThread());
         Fiber f = new Fiber(main, s.pool, group);
         group.setMain(f);
-        f.launch();
-        Throwable failure;
+        s.pool.runStarted(group);
+        boolean interrupted;
         try {
-            failure = group.await();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for Weft.run", e);
+            f.launch();
+            interrupted = awaitRun(s, group);
+        } finally {
+            s.pool.runEnded(group);
         }
-        if (failure instanceof DeadlockException && group.hasFailed()) {
-            throw new DeadlockException(failure.getMessage()); // made here: its stack shows this Weft.run
+        Throwable failure = group.mainFailure();
+        boolean mainCancelled = failure instanceof CancelledException && f.isCancelled();
+        if (failure != null && !mainCancelled) {
+            if (group.deadlock() != null) {
+                failure.addSuppressed(group.deadlock());
+            }
+            throw Rethrow.unchecked(failure);
+        }
+        if (group.deadlock() != null) {
+            DeadlockException report = new DeadlockException(group.deadlock().getMessage()); // with this stack
+            for (Throwable t : group.unjoinedFailures()) {
+                report.addSuppressed(t);
+            }
+            throw report;
+        }
+        if (interrupted) {
+            throw new CancelledException("Weft.run was interrupted: its fibers were cancelled");
         }
         if (failure != null) {
             throw Rethrow.unchecked(failure);
         }
+    }
+
+    /**
+     * Waits until every fiber of the run has ended. When main fails, a deadlock is found or this thread is
+     * interrupted, cancels the run's fibers first (once); a dead carrier fails the run at once. Returns
+     * whether the thread was interrupted meanwhile (its interrupt status is set again).
+     */
+    private static boolean awaitRun(Scheduler s, RunGroup group) {
+        boolean interrupted = false;
+        try {
+            while (!group.isFinished()) {
+                if (group.crash() != null) {
+                    throw new IllegalStateException("the scheduler " + s.name() + " lost a carrier thread; this run"
+                            + " cannot end", group.crash());
+                }
+                if (!group.isCancelling() && (group.mainFailed() || group.deadlock() != null || interrupted)) {
+                    group.markCancelling();
+                    Fiber.cancelAll(s.pool, group);
+                }
+                try {
+                    group.awaitEvent();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        return interrupted;
     }
 
     /**
@@ -79,6 +136,9 @@ public final class Weft {
                 throw Rethrow.unchecked(e);
             }
         }
+        if (me.cancelPending()) {
+            throw me.cancelledError();
+        }
         BlockingCall<T> task = new BlockingCall<>(call, me);
         me.pool().blockingCall(1);
         try {
@@ -88,7 +148,10 @@ public final class Weft {
             throw e;
         }
         do {
-            Fiber.parkOn(task);
+            Fiber.waitOn(task);
+            if (!task.isDone() && me.cancelPending() && task.abandon()) {
+                throw me.cancelledError(); // the call's thread is interrupted; what it returns is dropped
+            }
         } while (!task.isDone());
         return task.result();
     }

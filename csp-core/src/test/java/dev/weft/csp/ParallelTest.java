@@ -40,20 +40,29 @@ class ParallelTest {
             IllegalArgumentException second = new IllegalArgumentException("second");
             AtomicReference<Throwable> caught = new AtomicReference<>();
             AtomicInteger finished = new AtomicInteger();
+            AtomicInteger cleanedUp = new AtomicInteger();
             Weft.run(s, () -> {
                 try {
                     Parallel.run(
                             () -> { order.in().read(); throw second; },
                             () -> { order.out().write(1); throw first; },
-                            () -> { Timer.sleep(Duration.ofMillis(5)); finished.incrementAndGet(); });
+                            () -> {
+                                try {
+                                    Timer.sleep(Duration.ofHours(1));
+                                    finished.incrementAndGet();
+                                } finally {
+                                    cleanedUp.incrementAndGet();
+                                }
+                            });
                 } catch (RuntimeException e) {
                     caught.set(e);
                 }
             });
             assertSame(first, caught.get());
-            assertEquals(1, first.getSuppressed().length);
+            assertEquals(1, first.getSuppressed().length, "the sleeper's cancellation is not a failure");
             assertSame(second, first.getSuppressed()[0]);
-            assertEquals(1, finished.get(), "the par waited for the process that did not fail");
+            assertEquals(0, finished.get(), "the failure cancelled the sleeping sibling");
+            assertEquals(1, cleanedUp.get(), "the par waited for the cancelled sibling to unwind");
         }
     }
 

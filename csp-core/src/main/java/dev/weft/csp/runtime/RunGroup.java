@@ -1,18 +1,34 @@
 package dev.weft.csp.runtime;
 
-import java.util.concurrent.CountDownLatch;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 
 /**
- * The fibers of one {@code Weft.run} call: its main process and everything spawned within it. The caller
- * waits until the count of live fibers drops to zero.
+ * The fibers of one {@code Weft.run} call: its main process and everything spawned within it. The thread in
+ * {@code Weft.run} waits for events here: the last fiber ended, main failed, a deadlock was found, a carrier
+ * died. Whatever ends the run, the group keeps what led to it: main's failure, the deadlock report, and the
+ * failures of fibers nobody joined.
  */
 public final class RunGroup {
+    /** Failures of unjoined fibers kept for the run's report; the scheduler's handler has printed every one. */
+    private static final int KEPT_FAILURES = 8;
+
     private final AtomicInteger live = new AtomicInteger();
-    private final CountDownLatch finished = new CountDownLatch(1);
+    private final Thread waiter;
     private volatile Object main;
+    private volatile boolean mainFailed;
     private volatile Throwable mainFailure;
-    private volatile Throwable failed;
+    private volatile Throwable deadlock;
+    private volatile Throwable crash;
+    private volatile boolean cancelling;
+    private List<Throwable> unjoined;
+
+    /** A group whose events wake {@code waiter}, the thread that runs {@code Weft.run}. */
+    public RunGroup(Thread waiter) {
+        this.waiter = waiter;
+    }
 
     /** Records the main fiber, whose exception the caller of {@code Weft.run} rethrows. */
     public void setMain(Object fiber) {
@@ -31,39 +47,97 @@ public final class RunGroup {
 
     /** Counts a fiber that ended, with its failure or null. */
     public void ended(Object fiber, Throwable failure) {
-        if (fiber == main) {
+        if (fiber == main && failure != null) {
             mainFailure = failure;
+            mainFailed = true;
+            LockSupport.unpark(waiter); // the rest of the run is cancelled at once, not when it ends
         }
         if (live.decrementAndGet() == 0) {
-            finished.countDown();
+            LockSupport.unpark(waiter);
         }
     }
 
+    /** Whether every fiber of the group has ended. */
+    public boolean isFinished() {
+        return live.get() == 0;
+    }
+
+    /** What main threw, or null. */
+    public Throwable mainFailure() {
+        return mainFailure;
+    }
+
+    /** Whether main has ended by an exception. */
+    public boolean mainFailed() {
+        return mainFailed;
+    }
+
     /**
-     * Ends the wait of {@code Weft.run} with {@code failure} (a deadlock) although fibers of the group are
-     * still alive; false if the group had already finished or failed.
+     * Reports that the group's live fibers can never run again: {@code Weft.run} cancels them and throws
+     * {@code report}. False if the group had already finished, deadlocked or been cancelled.
      */
-    public synchronized boolean fail(Throwable failure) {
-        if (failed != null || finished.getCount() == 0) {
+    public synchronized boolean fail(Throwable report) {
+        if (deadlock != null || cancelling || isFinished()) {
             return false;
         }
-        failed = failure;
-        finished.countDown();
+        deadlock = report;
+        LockSupport.unpark(waiter);
         return true;
     }
 
-    /** Whether {@link #fail} ended the group. */
-    public boolean hasFailed() {
-        return failed != null;
+    /** The deadlock report, or null. */
+    public Throwable deadlock() {
+        return deadlock;
     }
 
-    /**
-     * Blocks the calling thread until every fiber of the group has ended, or the group failed; returns the
-     * failure ({@link #fail}'s, else main's) or null.
-     */
-    public Throwable await() throws InterruptedException {
-        finished.await();
-        Throwable f = failed;
-        return f != null ? f : mainFailure;
+    /** Whether the group deadlocked or is being cancelled (the deadlock check leaves it alone). */
+    public boolean hasFailed() {
+        return deadlock != null || cancelling;
+    }
+
+    /** A carrier of the scheduler died: the run cannot be trusted to end and fails at once. */
+    public void crash(Throwable error) {
+        if (crash == null) {
+            crash = error;
+        }
+        LockSupport.unpark(waiter);
+    }
+
+    /** Why a carrier died, or null. */
+    public Throwable crash() {
+        return crash;
+    }
+
+    /** Marks the group as being cancelled: fibers spawned into it from now on start cancelled. */
+    public void markCancelling() {
+        cancelling = true;
+    }
+
+    /** Whether {@link #markCancelling()} was called. */
+    public boolean isCancelling() {
+        return cancelling;
+    }
+
+    /** Keeps the failure of a fiber of this group that nobody joined (the first few). */
+    public synchronized void unjoinedFailure(Throwable t) {
+        if (unjoined == null) {
+            unjoined = new ArrayList<>(2);
+        }
+        if (unjoined.size() < KEPT_FAILURES) {
+            unjoined.add(t);
+        }
+    }
+
+    /** The failures of unjoined fibers kept so far. */
+    public synchronized List<Throwable> unjoinedFailures() {
+        return unjoined == null ? List.of() : new ArrayList<>(unjoined);
+    }
+
+    /** Blocks the waiting thread until the next event (or spuriously). */
+    public void awaitEvent() throws InterruptedException {
+        LockSupport.park(this);
+        if (Thread.interrupted()) {
+            throw new InterruptedException();
+        }
     }
 }

@@ -1,22 +1,41 @@
 package dev.weft.csp.runtime;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
 /**
  * A wake-up scheduled with {@link WorkerPool#wakeAt}: runs its action once {@link System#nanoTime()}
- * reaches its deadline, unless cancelled first. Cancelling is lazy (the entry stays in its heap until due)
- * and never blocks.
+ * reaches its deadline, unless cancelled first. Firing and cancelling race through one compare-and-set, so
+ * exactly one of them wins; a cancelled entry leaves its heap at once (a select that ends early, a sleep
+ * that is cancelled, retain nothing until the deadline).
  */
 public final class TimerEntry {
+    private static final int PENDING = 0, FIRED = 1, CANCELLED = 2;
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(TimerEntry.class, "state", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     final long deadline;
     final long seq;
     private final Runnable action;
-    private volatile boolean cancelled;
+    private final TimerHeap heap;
+    private volatile int state;
+    /** The entry's place in its heap (under the heap's lock), -1 once it has left. */
+    int index = -1;
     /** Chains the entries that fall due together. */
     TimerEntry nextDue;
 
-    TimerEntry(long deadline, long seq, Runnable action) {
+    TimerEntry(long deadline, long seq, Runnable action, TimerHeap heap) {
         this.deadline = deadline;
         this.seq = seq;
         this.action = action;
+        this.heap = heap;
     }
 
     /** The deadline, on the {@link System#nanoTime()} scale. */
@@ -24,13 +43,20 @@ public final class TimerEntry {
         return deadline;
     }
 
-    /** Prevents the action from running if it has not run yet. */
-    public void cancel() {
-        cancelled = true;
+    /**
+     * Prevents the action from running and removes the entry from its heap: true if it had not run (nor
+     * started to), false if it had or the entry was cancelled before.
+     */
+    public boolean cancel() {
+        if (!STATE.compareAndSet(this, PENDING, CANCELLED)) {
+            return false;
+        }
+        heap.remove(this);
+        return true;
     }
 
     void fire() {
-        if (!cancelled) {
+        if (STATE.compareAndSet(this, PENDING, FIRED)) {
             action.run();
         }
     }

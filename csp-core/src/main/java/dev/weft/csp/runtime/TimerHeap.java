@@ -2,11 +2,13 @@ package dev.weft.csp.runtime;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.Arrays;
 
 /**
  * A worker's timers: a binary heap ordered by deadline (then by arrival), under a tiny spin lock that is
  * held only for a heap operation. Its owner adds and fires; another thread may add (a wake-up scheduled
- * from outside) and an idle worker may fire entries that are due while the owner is busy.
+ * from outside) or remove (a cancelled entry), and an idle worker may fire entries that are due while the
+ * owner is busy. Each entry knows its place, so removing one costs O(log n).
  */
 final class TimerHeap {
     private static final VarHandle LOCK;
@@ -40,25 +42,49 @@ final class TimerHeap {
         return f != null && f.deadline - now <= 0;
     }
 
+    /** The number of entries (for tests and dumps). */
+    int size() {
+        lock();
+        try {
+            return size;
+        } finally {
+            LOCK.setRelease(this, 0);
+        }
+    }
+
     TimerEntry add(long deadline, Runnable action) {
         lock();
         try {
-            TimerEntry e = new TimerEntry(deadline, seq++, action);
+            TimerEntry e = new TimerEntry(deadline, seq++, action, this);
             if (size == heap.length) {
-                heap = java.util.Arrays.copyOf(heap, size * 2);
+                heap = Arrays.copyOf(heap, size * 2);
             }
-            int i = size++;
-            while (i > 0) {
-                int parent = (i - 1) >>> 1;
-                if (!e.before(heap[parent])) {
-                    break;
-                }
-                heap[i] = heap[parent];
-                i = parent;
-            }
-            heap[i] = e;
+            siftUp(size++, e);
             first = heap[0];
             return e;
+        } finally {
+            LOCK.setRelease(this, 0);
+        }
+    }
+
+    /** Removes {@code e} if it is still in the heap. */
+    void remove(TimerEntry e) {
+        lock();
+        try {
+            int i = e.index;
+            if (i < 0) {
+                return;
+            }
+            e.index = -1;
+            TimerEntry last = heap[--size];
+            heap[size] = null;
+            if (i < size) {
+                siftDown(i, last);
+                if (heap[i] == last) {
+                    siftUp(i, last);
+                }
+            }
+            first = size == 0 ? null : heap[0];
         } finally {
             LOCK.setRelease(this, 0);
         }
@@ -101,27 +127,50 @@ final class TimerHeap {
 
     private TimerEntry removeFirst() {
         TimerEntry top = heap[0];
+        top.index = -1;
         TimerEntry e = heap[--size];
         heap[size] = null;
         if (size > 0) {
-            int i = 0;
-            for (;;) {
-                int child = 2 * i + 1;
-                if (child >= size) {
-                    break;
-                }
-                if (child + 1 < size && heap[child + 1].before(heap[child])) {
-                    child++;
-                }
-                if (!heap[child].before(e)) {
-                    break;
-                }
-                heap[i] = heap[child];
-                i = child;
-            }
-            heap[i] = e;
+            siftDown(0, e);
         }
         return top;
+    }
+
+    /** Places {@code e} at or above slot {@code i}. */
+    private void siftUp(int i, TimerEntry e) {
+        while (i > 0) {
+            int parent = (i - 1) >>> 1;
+            if (!e.before(heap[parent])) {
+                break;
+            }
+            place(i, heap[parent]);
+            i = parent;
+        }
+        place(i, e);
+    }
+
+    /** Places {@code e} at or below slot {@code i}. */
+    private void siftDown(int i, TimerEntry e) {
+        for (;;) {
+            int child = 2 * i + 1;
+            if (child >= size) {
+                break;
+            }
+            if (child + 1 < size && heap[child + 1].before(heap[child])) {
+                child++;
+            }
+            if (!heap[child].before(e)) {
+                break;
+            }
+            place(i, heap[child]);
+            i = child;
+        }
+        place(i, e);
+    }
+
+    private void place(int i, TimerEntry e) {
+        heap[i] = e;
+        e.index = i;
     }
 
     private void lock() {

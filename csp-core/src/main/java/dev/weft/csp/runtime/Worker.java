@@ -175,6 +175,7 @@ final class Worker implements Runnable {
 
     @Override
     public void run() {
+        Throwable crash = null;
         try {
             for (;;) {
                 Continuation c = next();
@@ -194,9 +195,12 @@ final class Worker implements Runnable {
                 }
                 running = null;
             }
+        } catch (Throwable t) {
+            crash = t; // a failure of the scheduler itself: the runs it served fail (see workerStopped)
+            throw t;
         } finally {
             stopped = true;
-            pool.workerStopped(this);
+            pool.workerStopped(this, crash);
         }
     }
 
@@ -308,7 +312,7 @@ final class Worker implements Runnable {
             if (findWork()) {
                 return true;
             }
-            if (pool.closed && pool.canStop(this)) {
+            if (pool.closed && pool.canStop()) {
                 return false;
             }
             if (i == 0) {
@@ -324,10 +328,13 @@ final class Worker implements Runnable {
             if (findWork()) {
                 return true;
             }
-            if (pool.closed && pool.canStop(this)) {
+            if (pool.closed && pool.canStop()) {
                 return false;
             }
             pool.checkDeadlock(this);
+            if (findWork()) { // the check of a closed pool cancels stuck fibers, which wake here
+                return true;
+            }
             TimerEntry due = pool.earliestTimerFor(this);
             long wait = due == null ? Long.MAX_VALUE : due.deadline - System.nanoTime();
             if (stealing) {

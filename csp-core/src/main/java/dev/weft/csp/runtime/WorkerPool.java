@@ -25,6 +25,10 @@ public final class WorkerPool {
     private final AtomicInteger blockingInFlight = new AtomicInteger();
     private final AtomicInteger running;
     volatile boolean closed;
+    /** Why a carrier died, or null: the pool then refuses new work, and the runs it served fail. */
+    private volatile Throwable broken;
+    /** The {@code Weft.run} calls in progress, told if a carrier dies. */
+    private final java.util.Set<RunGroup> runs = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private volatile DeadlockCheck deadlockCheck;
 
     /** Starts {@code n} carrier threads named after {@code name}. */
@@ -81,6 +85,9 @@ public final class WorkerPool {
 
     /** Queues a new fiber: on the spawner's worker if it is ours, else on a parked worker or the next one. */
     public void submitNew(Continuation fiber) {
+        if (broken != null) {
+            throw new IllegalStateException("the scheduler " + name + " lost a carrier thread", broken);
+        }
         if (closed) {
             throw new IllegalStateException("the scheduler " + name + " is closed");
         }
@@ -182,15 +189,33 @@ public final class WorkerPool {
         try {
             uncaughtHandler.accept(fiber, t);
         } catch (Throwable again) {
-            // the handler itself failed: a carrier must survive it
-            System.err.println("Exception in the uncaught-exception handler of scheduler " + name + ": " + again);
+            // the handler itself failed (out of memory, a failing toString): a carrier must survive it
+            try {
+                System.err.println("Exception in the uncaught-exception handler of scheduler " + name + ": " + again);
+            } catch (Throwable ignored) {
+                // nothing more can be said
+            }
         }
     }
 
     /** Something escaped a fiber's slice (a bug in the runtime or a handler): report it; the carrier goes on. */
     void carrierFailure(Continuation c, Throwable t) {
-        System.err.println("Weft carrier " + Thread.currentThread().getName() + ": unexpected failure in " + c);
-        t.printStackTrace();
+        try {
+            System.err.println("Weft carrier " + Thread.currentThread().getName() + ": unexpected failure in " + c);
+            t.printStackTrace();
+        } catch (Throwable ignored) {
+            // reporting failed too (out of memory): the carrier goes on regardless
+        }
+    }
+
+    /** Registers a {@code Weft.run} in progress. */
+    public void runStarted(RunGroup run) {
+        runs.add(run);
+    }
+
+    /** Unregisters a {@code Weft.run} that has returned. */
+    public void runEnded(RunGroup run) {
+        runs.remove(run);
     }
 
     /** Counts a {@code Weft.blocking} call in flight (+1 as it starts, -1 as it returns). */
@@ -231,25 +256,17 @@ public final class WorkerPool {
     }
 
     /**
-     * After {@link #close()}: whether idle {@code self} may stop, i.e. no fiber is left, or none can run
-     * again (every other worker idle, nothing queued, no timer, no blocking call in flight).
+     * After {@link #close()}: whether the carriers may stop, i.e. no fiber is left. A fiber that is parked may
+     * still be woken (by a plain thread, a timer), so it keeps its carriers; fibers that certainly never run
+     * again are cancelled by the deadlock check of a closed pool, and so end.
      */
-    boolean canStop(Worker self) {
-        if (liveFibers() == 0) {
-            return true;
-        }
-        if (blockingInFlight.get() > 0) {
-            return false;
-        }
-        for (Worker w : workers) {
-            if (w != self && !w.isParked() && !w.stopped) {
-                return false;
-            }
-            if (!w.inbox.isEmpty() || !w.window.isEmpty() || !w.timers.isEmpty()) {
-                return false;
-            }
-        }
-        return true;
+    boolean canStop() {
+        return liveFibers() == 0;
+    }
+
+    /** Whether {@link #close()} was called. */
+    public boolean isClosed() {
+        return closed;
     }
 
     /** Installs the check that runs when the pool comes to rest (see {@link DeadlockCheck}). */
@@ -309,8 +326,17 @@ public final class WorkerPool {
         return marks;
     }
 
-    void workerStopped(Worker w) {
+    /** {@code w} stopped: normally after {@link #close()}, or because {@code crash} escaped its loop. */
+    void workerStopped(Worker w, Throwable crash) {
         running.decrementAndGet();
+        if (crash != null || !closed) {
+            Throwable why = crash != null ? crash : new IllegalStateException(w + " stopped");
+            broken = why;
+            for (RunGroup run : runs) {
+                run.crash(why);
+            }
+            carrierFailure(null, why);
+        }
         wakeAll();
     }
 
