@@ -78,9 +78,9 @@ public final class Timer {
                 throw me.cancelledError();
             }
             if (wait == Long.MAX_VALUE) {
-                LockSupport.park(FOREVER);
+                LockSupport.park(me);
             } else {
-                LockSupport.parkNanos(wait);
+                LockSupport.parkNanos(me, wait);
             }
         }
     }

@@ -17,14 +17,7 @@ class DeadlockTest {
     private static final int ITERATIONS = Integer.getInteger("weft.deadlockTest.iterations", 200);
 
     private static void onBoth(int iterations, java.util.function.Consumer<Scheduler> test) {
-        try (Scheduler s = Scheduler.singleThreaded()) {
-            test.accept(s);
-        }
-        try (Scheduler s = Scheduler.create(2)) {
-            for (int i = 0; i < iterations; i++) {
-                test.accept(s);
-            }
-        }
+        Schedulers.onOneAndTwoWorkers(iterations, test);
     }
 
     private static String deadlock(Scheduler s, CSProcess main) {

@@ -232,6 +232,15 @@ public final class WorkerPool {
         return n;
     }
 
+    /** The timers waiting in the workers' heaps (sleeps, select timeouts, wake-ups from outside). */
+    public int pendingTimers() {
+        int n = 0;
+        for (Worker w : workers) {
+            n += w.timers.size();
+        }
+        return n;
+    }
+
     /** Every fiber started on this pool that has not ended (a snapshot). */
     public List<Continuation> liveSnapshot() {
         List<Continuation> out = new ArrayList<>();
