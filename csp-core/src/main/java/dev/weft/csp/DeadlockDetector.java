@@ -42,13 +42,6 @@ final class DeadlockDetector implements DeadlockCheck {
         if (!stillAtRest.getAsBoolean()) {
             return;
         }
-        if (pool.isClosed()) {
-            // Nobody can start new work here, and these fibers can never run again: cancel them, so that they
-            // unwind, end, and let the carriers stop. Their runs' own reports come first.
-            report(pool, live);
-            Fiber.cancelAll(pool, null);
-            return;
-        }
         if (reportable) {
             report(pool, live);
         }

@@ -657,11 +657,11 @@ public final class Fiber extends Continuation {
         }
     }
 
-    /** Cancels every live fiber of {@code pool} that belongs to {@code run} (every one, if {@code run} is null). */
+    /** Cancels every live fiber of {@code pool} that belongs to {@code run}. */
     static void cancelAll(WorkerPool pool, RunGroup run) {
         for (Continuation c : pool.liveSnapshot()) {
             Fiber f = (Fiber) c;
-            if (run == null || f.group == run) {
+            if (f.group == run) {
                 f.cancel();
             }
         }

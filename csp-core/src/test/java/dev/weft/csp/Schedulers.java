@@ -26,6 +26,9 @@ final class Schedulers {
             if (!t.isAlive()) {
                 throw new AssertionError(t + " ended instead of blocking");
             }
+            if (Thread.currentThread().isInterrupted()) {
+                throw new AssertionError("interrupted (timed out?) while waiting for " + t + " to block");
+            }
             Thread.onSpinWait();
         }
     }

@@ -332,9 +332,6 @@ final class Worker implements Runnable {
                 return false;
             }
             pool.checkDeadlock(this);
-            if (findWork()) { // the check of a closed pool cancels stuck fibers, which wake here
-                return true;
-            }
             TimerEntry due = pool.earliestTimerFor(this);
             long wait = due == null ? Long.MAX_VALUE : due.deadline - System.nanoTime();
             if (stealing) {

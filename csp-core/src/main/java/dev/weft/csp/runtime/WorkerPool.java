@@ -266,17 +266,13 @@ public final class WorkerPool {
 
     /**
      * After {@link #close()}: whether the carriers may stop, i.e. no fiber is left. A fiber that is parked may
-     * still be woken (by a plain thread, a timer), so it keeps its carriers; fibers that certainly never run
-     * again are cancelled by the deadlock check of a closed pool, and so end.
+     * still be woken (by a plain thread, a timer), so it keeps its carriers; one that certainly never runs
+     * again belongs to a run, whose deadlock report cancels it.
      */
     boolean canStop() {
         return liveFibers() == 0;
     }
 
-    /** Whether {@link #close()} was called. */
-    public boolean isClosed() {
-        return closed;
-    }
 
     /** Installs the check that runs when the pool comes to rest (see {@link DeadlockCheck}). */
     public void setDeadlockCheck(DeadlockCheck check) {
