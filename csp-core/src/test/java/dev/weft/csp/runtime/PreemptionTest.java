@@ -8,6 +8,7 @@ import dev.weft.csp.CSProcess;
 import dev.weft.csp.Channel;
 import dev.weft.csp.Parallel;
 import dev.weft.csp.Scheduler;
+import dev.weft.csp.Timer;
 import dev.weft.csp.Weft;
 import dev.weft.weaver.ClassFinder;
 import dev.weft.weaver.Weaver;
@@ -16,10 +17,13 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.tools.JavaCompiler;
 import javax.tools.SimpleJavaFileObject;
@@ -54,6 +58,24 @@ class PreemptionTest {
             "        Object lock = new Object();",
             "        synchronized (lock) { for (int i = 0; i < 10; i++) { sum += 0; } }",
             "        out.set(sum + (long) d + s.length());",
+            "    }",
+            "}");
+
+    /**
+     * Loops with empty bodies, stopped by a volatile flag that {@code run()} sets, and a do-while whose
+     * back-edge holds two operands: the preemption check has no stack to spare in any of them.
+     */
+    private static final String EMPTY_LOOPS = String.join("\n",
+            "package snip;",
+            "import dev.weft.csp.*;",
+            "import java.util.concurrent.atomic.*;",
+            "public class EmptyLoops implements Runnable {",
+            "    private volatile boolean stop;",
+            "    public void run() { stop = true; }",
+            "    public CSProcess whileNotStopped() { return () -> { while (!stop) {} }; }",
+            "    public CSProcess doWhileNotStopped() { return () -> { do {} while (!stop); }; }",
+            "    public static CSProcess countTo(int n, AtomicLong out) {",
+            "        return () -> { int i = 0; do { i++; } while (i < n); out.set(i); };",
             "    }",
             "}");
 
@@ -105,6 +127,37 @@ class PreemptionTest {
         long n = 3_000_000L;
         assertEquals(n * (n - 1) / 2 + (long) (0.5 + n) + 1, result.get());
         assertTrue(pings.get() > 10, "the others ran only " + pings.get() + " times meanwhile");
+    }
+
+    @Test
+    @Timeout(30)
+    void fibersSpinningInEmptyLoopsShareOneCarrier() throws Exception {
+        Class<?> loops = load(compileAndWeave(Map.of("EmptyLoops", EMPTY_LOOPS), true), "snip.EmptyLoops");
+        Runnable stop = (Runnable) loops.getConstructor().newInstance();
+        List<CSProcess> spinners = new ArrayList<>();
+        for (String loop : List.of("whileNotStopped", "whileNotStopped", "doWhileNotStopped", "doWhileNotStopped")) {
+            spinners.add((CSProcess) loops.getMethod(loop).invoke(stop));
+        }
+        int n = 50_000_000;
+        AtomicLong counted = new AtomicLong();
+        CSProcess counter = (CSProcess) loops.getMethod("countTo", int.class, AtomicLong.class)
+                .invoke(null, n, counted);
+        AtomicInteger naps = new AtomicInteger();
+        try (Scheduler s = Scheduler.singleThreaded()) {
+            Weft.run(s, () -> {
+                for (CSProcess p : spinners) {
+                    Weft.spawn(p); // they run first, and only this process can stop them
+                }
+                Weft.spawn(counter).join(); // preempted with the operands of its do-while on the stack
+                for (int i = 0; i < 5; i++) {
+                    Timer.sleep(Duration.ofMillis(1));
+                    naps.incrementAndGet();
+                }
+                stop.run();
+            });
+        }
+        assertEquals(n, counted.get());
+        assertEquals(5, naps.get());
     }
 
     @Test
