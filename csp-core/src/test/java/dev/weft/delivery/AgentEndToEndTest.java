@@ -35,7 +35,13 @@ class AgentEndToEndTest {
     }
 
     private ChildJvm.Result runWithAgent(Path classes, String mainClass) throws Exception {
-        return ChildJvm.run(dir, Duration.ofSeconds(60), List.of("-javaagent:" + agentJar,
+        return runWithAgent("", classes, mainClass);
+    }
+
+    /** As {@link #runWithAgent(Path, String)} with the agent's {@code options} (after {@code =}), if any. */
+    private ChildJvm.Result runWithAgent(String options, Path classes, String mainClass) throws Exception {
+        return ChildJvm.run(dir, Duration.ofSeconds(60), List.of("-javaagent:" + agentJar
+                + (options.isEmpty() ? "" : "=" + options),
                 "-cp", classes + File.pathSeparator + DemoPrograms.coreClasses(), mainClass));
     }
 
@@ -44,6 +50,15 @@ class AgentEndToEndTest {
         ChildJvm.Result r = runWithAgent(DemoPrograms.compile(dir, "Sum", DemoPrograms.SUM), "demo.Sum");
         assertEquals(0, r.exitCode(), r.toString());
         assertEquals(DemoPrograms.SUM_OUTPUT, r.lines(), r.toString());
+        assertFalse(r.stderr().contains("weft agent:"), r.toString());
+    }
+
+    @Test
+    void fibersSpinningForeverInEmptyLoopsLetTheOthersRunWhenWovenPreemptively() throws Exception {
+        ChildJvm.Result r = runWithAgent("preemptive", DemoPrograms.compile(dir, "Spin", DemoPrograms.SPIN),
+                "demo.Spin");
+        assertEquals(0, r.exitCode(), r.toString());
+        assertEquals(DemoPrograms.SPIN_OUTPUT, r.lines(), r.toString());
         assertFalse(r.stderr().contains("weft agent:"), r.toString());
     }
 

@@ -82,6 +82,46 @@ final class DemoPrograms {
     /** The line of {@code in.read()} in {@link #BAD}. */
     static final int BAD_LINE = 12;
 
+    /**
+     * Two fibers spin forever in empty loops on one carrier while the main process naps and prints: it gets
+     * the carrier back only if the spinners are woven preemptively. The spinners never end, so {@code Weft.run}
+     * runs in a daemon thread and {@code main} returns once the naps are over.
+     */
+    static final String SPIN = """
+            package demo;
+
+            import dev.weft.csp.Scheduler;
+            import dev.weft.csp.Timer;
+            import dev.weft.csp.Weft;
+            import java.time.Duration;
+            import java.util.concurrent.CountDownLatch;
+
+            public final class Spin {
+                public static void main(String[] args) throws InterruptedException {
+                    CountDownLatch napped = new CountDownLatch(1);
+                    Thread runner = new Thread(() -> Weft.run(Scheduler.singleThreaded(), () -> {
+                        for (int i = 0; i < 2; i++) {
+                            Weft.spawn(() -> {
+                                for (;;) {}
+                            });
+                        }
+                        for (int i = 1; i <= 3; i++) {
+                            Timer.sleep(Duration.ofMillis(1));
+                            System.out.println("nap " + i);
+                        }
+                        napped.countDown();
+                    }));
+                    runner.setDaemon(true);
+                    runner.start();
+                    napped.await();
+                    System.out.println("done");
+                }
+            }
+            """;
+
+    /** What {@link #SPIN} prints when it runs woven preemptively. */
+    static final List<String> SPIN_OUTPUT = List.of("nap 1", "nap 2", "nap 3", "done");
+
     /** Attaches the agent named by its first argument to its own JVM, then runs {@code demo.Sum}. */
     static final String ATTACH = """
             package demo;

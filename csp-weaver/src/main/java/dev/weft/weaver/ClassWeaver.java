@@ -740,7 +740,7 @@ final class ClassWeaver implements Opcodes {
     // --------------------------------------------------------------------------------- reporting
 
     void error(MethodNode m, AbstractInsnNode at, String message) {
-        errors.add(new WeaveError(sourceFile(), lineOf(at), Names.method(cls.name, m.name), message));
+        errors.add(new WeaveError(sourceFile(), lineOf(m, at), Names.method(cls.name, m.name), message));
     }
 
     private void error(MethodNode m, int line, String message) {
@@ -754,13 +754,17 @@ final class ClassWeaver implements Opcodes {
         return cls.name.substring(cls.name.lastIndexOf('/') + 1) + ".class";
     }
 
-    private static int lineOf(AbstractInsnNode insn) {
+    /**
+     * The line of {@code insn} in {@code m}; for code before the first line number (what the weaver inserts
+     * at the method's entry) or no instruction at all, the method's first line.
+     */
+    private static int lineOf(MethodNode m, AbstractInsnNode insn) {
         for (AbstractInsnNode i = insn; i != null; i = i.getPrevious()) {
             if (i instanceof LineNumberNode) {
                 return ((LineNumberNode) i).line;
             }
         }
-        return 0;
+        return firstLine(m);
     }
 
     private static int firstLine(MethodNode m) {

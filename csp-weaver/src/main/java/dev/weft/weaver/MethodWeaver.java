@@ -142,6 +142,9 @@ final class MethodWeaver implements Opcodes {
         }
         int counter = Math.max(method.maxLocals, fiberSlot + 1);
         method.maxLocals = counter + 1;
+        // A check loads the counter on top of what its jump already has on the stack (a do-while's two
+        // operands), and an empty loop may declare no stack at all: the analysis below needs room for it.
+        method.maxStack++;
         for (AbstractInsnNode edge : edges) {
             LabelNode skip = new LabelNode();
             InsnList check = new InsnList();

@@ -114,11 +114,15 @@ final class Worker implements Runnable {
     }
 
     /**
-     * The running fiber yielded: it goes to the back of the active batch. If it is alone here, the worker
-     * first takes fibers stuck behind a long slice elsewhere, as an idle worker would: the yielding fiber may
-     * well be waiting for one of them. Carrier only.
+     * The running fiber yielded: it goes to the back of the active batch, behind the fibers that timers due
+     * by now wake (else fibers preempted again and again would keep a due timer waiting until the next
+     * rotation). If it is alone here, the worker first takes fibers stuck behind a long slice elsewhere, as an
+     * idle worker would: the yielding fiber may well be waiting for one of them. Carrier only.
      */
     void pushYielded(Continuation c) {
+        if (!timers.isEmpty()) { // no clock read without timers
+            TimerHeap.fire(timers.takeDue(System.nanoTime(), false));
+        }
         boolean alone = stealing && active.isEmpty() && window.isEmpty() && overflow.isEmpty() && inbox.isEmpty();
         active.add(c);
         if (alone) {
@@ -168,7 +172,7 @@ final class Worker implements Runnable {
     /** Whether fibers other than the running one wait on this worker. Carrier only. */
     boolean hasOtherWork() {
         return !active.isEmpty() || !overflow.isEmpty() || !window.isEmpty() || !inbox.isEmpty()
-                || timers.hasDue(System.nanoTime());
+                || (!timers.isEmpty() && timers.hasDue(System.nanoTime()));
     }
 
     // ------------------------------------------------------------------------------------ the loop

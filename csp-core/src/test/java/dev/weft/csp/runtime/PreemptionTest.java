@@ -8,6 +8,7 @@ import dev.weft.csp.CSProcess;
 import dev.weft.csp.Channel;
 import dev.weft.csp.Parallel;
 import dev.weft.csp.Scheduler;
+import dev.weft.csp.Timer;
 import dev.weft.csp.Weft;
 import dev.weft.weaver.ClassFinder;
 import dev.weft.weaver.Weaver;
@@ -16,11 +17,16 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
 import javax.tools.JavaCompiler;
 import javax.tools.SimpleJavaFileObject;
 import javax.tools.ToolProvider;
@@ -54,6 +60,40 @@ class PreemptionTest {
             "        Object lock = new Object();",
             "        synchronized (lock) { for (int i = 0; i < 10; i++) { sum += 0; } }",
             "        out.set(sum + (long) d + s.length());",
+            "    }",
+            "}");
+
+    /**
+     * Loops with empty bodies, stopped by a volatile flag that {@code run()} sets, and a do-while whose
+     * back-edge holds two operands: the preemption check has no stack to spare in any of them.
+     */
+    private static final String EMPTY_LOOPS = String.join("\n",
+            "package snip;",
+            "import dev.weft.csp.*;",
+            "import java.util.concurrent.atomic.*;",
+            "public class EmptyLoops implements Runnable {",
+            "    private volatile boolean stop;",
+            "    public void run() { stop = true; }",
+            "    public CSProcess whileNotStopped() { return () -> { while (!stop) {} }; }",
+            "    public CSProcess doWhileNotStopped() { return () -> { do {} while (!stop); }; }",
+            "    public static CSProcess countTo(int n, AtomicLong out) {",
+            "        return () -> { int i = 0; do { i++; } while (i < n); out.set(i); };",
+            "    }",
+            "}");
+
+    /** Computes until stopped, never pausing: 8192 passes of its loop (a slice) take ~0.15 ms. */
+    private static final String CRUNCHER = String.join("\n",
+            "package snip;",
+            "import dev.weft.csp.*;",
+            "import java.util.concurrent.atomic.*;",
+            "public class Cruncher implements CSProcess {",
+            "    public static volatile double sink;",
+            "    private final AtomicBoolean stop;",
+            "    public Cruncher(AtomicBoolean stop) { this.stop = stop; }",
+            "    @Pausable public void run() {",
+            "        double x = 1;",
+            "        while (!stop.get()) { x = Math.sin(x) + Math.cos(x); }",
+            "        sink = x;",
             "    }",
             "}");
 
@@ -108,6 +148,68 @@ class PreemptionTest {
     }
 
     @Test
+    @Timeout(30)
+    void fibersSpinningInEmptyLoopsShareOneCarrier() throws Exception {
+        Class<?> loops = load(compileAndWeave(Map.of("EmptyLoops", EMPTY_LOOPS), true), "snip.EmptyLoops");
+        Runnable stop = (Runnable) loops.getConstructor().newInstance();
+        List<CSProcess> spinners = new ArrayList<>();
+        for (String loop : List.of("whileNotStopped", "whileNotStopped", "doWhileNotStopped", "doWhileNotStopped")) {
+            spinners.add((CSProcess) loops.getMethod(loop).invoke(stop));
+        }
+        int n = 50_000_000;
+        AtomicLong counted = new AtomicLong();
+        CSProcess counter = (CSProcess) loops.getMethod("countTo", int.class, AtomicLong.class)
+                .invoke(null, n, counted);
+        AtomicInteger naps = new AtomicInteger();
+        try (Scheduler s = Scheduler.singleThreaded()) {
+            Weft.run(s, () -> {
+                for (CSProcess p : spinners) {
+                    Weft.spawn(p); // they run first, and only this process can stop them
+                }
+                Weft.spawn(counter).join(); // preempted with the operands of its do-while on the stack
+                for (int i = 0; i < 5; i++) {
+                    Timer.sleep(Duration.ofMillis(1));
+                    naps.incrementAndGet();
+                }
+                stop.run();
+            });
+        }
+        assertEquals(n, counted.get());
+        assertEquals(5, naps.get());
+    }
+
+    @Test
+    @Timeout(60)
+    void aSleeperAmongFibersPreemptedAgainAndAgainWakesOnTime() throws Exception {
+        Class<?> cruncher = load(compileAndWeave(Map.of("Cruncher", CRUNCHER), true), "snip.Cruncher");
+        AtomicBoolean stop = new AtomicBoolean();
+        List<CSProcess> crunchers = new ArrayList<>();
+        for (int i = 0; i < 32; i++) {
+            crunchers.add((CSProcess) cruncher.getConstructor(AtomicBoolean.class).newInstance(stop));
+        }
+        long[] lateness = new long[9];
+        try (Scheduler s = Scheduler.singleThreaded()) {
+            Weft.run(s, () -> {
+                for (CSProcess p : crunchers) {
+                    Weft.spawn(p);
+                }
+                for (int i = 0; i < lateness.length; i++) {
+                    long start = System.nanoTime();
+                    Timer.sleep(Duration.ofMillis(10));
+                    lateness[i] = System.nanoTime() - start - 10_000_000;
+                }
+                stop.set(true);
+            });
+        }
+        // Once due, the timer fires at the next yield and its fiber waits one pass of the queue (~5 ms here).
+        // It used to wait for the worker's next rotation, every 256 slices: every nap ~30 ms late here. The
+        // best nap tells that delay from a busy machine's, which makes only some naps late.
+        assertTrue(Arrays.stream(lateness).min().getAsLong() < 20_000_000, () -> "late by (ms) "
+                + Arrays.stream(lateness).mapToObj(l -> String.format("%.1f", l / 1e6))
+                .collect(Collectors.joining(", ")));
+    }
+
+    @Test
     void checksAreInsertedOnlyInPreemptiveMode() throws Exception {
         String plain = new String(compileAndWeave(Map.of("Spinner", SPINNER), false).get("snip.Spinner"),
                 StandardCharsets.ISO_8859_1);
@@ -123,7 +225,7 @@ class PreemptionTest {
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         StringWriter diagnostics = new StringWriter();
         List<SimpleJavaFileObject> units = sources.entrySet().stream().map(e -> source(e.getKey(), e.getValue()))
-                .collect(java.util.stream.Collectors.toList());
+                .collect(Collectors.toList());
         boolean ok = javac.getTask(diagnostics, null, null, List.of("--release", "17", "-g", "-classpath",
                 core.toString(), "-d", out.toString()), null, units).call();
         assertTrue(ok, diagnostics.toString());

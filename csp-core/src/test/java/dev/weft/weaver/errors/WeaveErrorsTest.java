@@ -182,11 +182,36 @@ class WeaveErrorsTest {
                 + "        return Helper.fetch(in) + one;\n"
                 + "    }\n"
                 + "}\n";
-        compile(out, Map.of("Foo", foo, "Helper", helper));
-        Files.delete(out.resolve("snip/Helper.class"));
+        assertError(only(errorsOfFooWithout("Helper", foo, helper)), lineOf(foo, "Helper.fetch(in)"),
+                "not on the weave classpath", "Helper");
+    }
+
+    @Test
+    void supertypeMissingFromWeaveClasspathIsReportedAtTheMethodsFirstLine() throws Exception {
+        String base = HEADER
+                + "public class Base {\n"
+                + "    public int bar() {\n"
+                + "        return 0;\n"
+                + "    }\n"
+                + "}\n";
+        String foo = HEADER
+                + "public class Foo extends Base {\n"
+                + "    @Pausable\n"
+                + "    public int bar() {\n"
+                + "        return 1;\n"
+                + "    }\n"
+                + "}\n";
+        // The error concerns no instruction: it is placed at the method, not at line 0.
+        assertError(only(errorsOfFooWithout("Base", foo, base)), lineOf(foo, "return 1;"), "supertype Base",
+                "not on the weave classpath");
+    }
+
+    /** Compiles {@code Foo} and class {@code other}, then weaves {@code Foo} without {@code other}: its errors. */
+    private List<WeaveError> errorsOfFooWithout(String other, String foo, String otherSource) throws Exception {
+        compile(out, Map.of("Foo", foo, other, otherSource));
+        Files.delete(out.resolve("snip/" + other + ".class"));
         byte[] fooClass = Files.readAllBytes(out.resolve("snip/Foo.class"));
-        WeaveException e = assertThrows(WeaveException.class, () -> Snippets.weaver(out).weave(fooClass));
-        assertError(only(e.errors()), lineOf(foo, "Helper.fetch(in)"), "not on the weave classpath", "Helper");
+        return assertThrows(WeaveException.class, () -> Snippets.weaver(out).weave(fooClass)).errors();
     }
 
     @Test
