@@ -370,4 +370,33 @@ class AlternativeTest {
             });
         }
     }
+
+    /**
+     * Go's TestPseudoRandomSend, ported: one alternative over two output guards on the same channel, the reader
+     * arriving after the select waits. select() is fair, so both guards must win often. Before, a waiting select
+     * registered its guards in index order, so guard 0 won every time.
+     */
+    @Test
+    @Timeout(60)
+    void aWaitingSelectOverTwoOutputsOfOneChannelIsFair() {
+        Schedulers.onOneAndTwoWorkers(20, s -> {
+            int n = 1000;
+            int[] counts = new int[2];
+            One2OneChannel<Integer> c = Channel.one2one();
+            Weft.run(s, () -> {
+                Fiber reader = Weft.spawn(() -> {
+                    for (int k = 0; k < n; k++) {
+                        counts[c.in().read()]++;
+                    }
+                });
+                Alternative alt = new Alternative(c.out(), c.out());
+                for (int k = 0; k < n; k++) {
+                    int i = alt.select();
+                    c.out().write(i);
+                }
+                reader.join();
+            });
+            assertTrue(counts[0] > n / 10 && counts[1] > n / 10, counts[0] + " / " + counts[1]);
+        });
+    }
 }
