@@ -44,16 +44,16 @@ class ParallelTest {
             Weft.run(s, () -> {
                 try {
                     Parallel.run(
-                            () -> { order.in().read(); throw second; },
-                            () -> { order.out().write(1); throw first; },
-                            () -> {
+                            () -> { // first, so that it has started (a branch cancelled before it starts never runs)
                                 try {
                                     Timer.sleep(Duration.ofHours(1));
                                     finished.incrementAndGet();
                                 } finally {
                                     cleanedUp.incrementAndGet();
                                 }
-                            });
+                            },
+                            () -> { order.in().read(); throw second; },
+                            () -> { order.out().write(1); throw first; });
                 } catch (RuntimeException e) {
                     caught.set(e);
                 }
