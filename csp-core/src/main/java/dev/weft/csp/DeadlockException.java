@@ -7,8 +7,9 @@ package dev.weft.csp;
  * The message names each blocked fiber of the run, what it waits on, and its woven stack, as a fiber dump
  * shows it.
  *
- * <p>The blocked fibers are not ended: they stay parked (and listed in fiber dumps) for good, holding what
- * they reference, since nothing can wake them.
+ * <p>After the report, the run's blocked fibers are cancelled ({@link Fiber#cancel()}): they unwind, their
+ * {@code finally} blocks run, and they have ended when {@code Weft.run} throws. Failures of the run's fibers
+ * that nobody joined (often why the others wait) come with it as suppressed exceptions.
  */
 public final class DeadlockException extends RuntimeException {
     private static final long serialVersionUID = 1L;

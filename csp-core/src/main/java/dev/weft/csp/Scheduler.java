@@ -14,8 +14,8 @@ import javax.management.StandardMBean;
 
 /**
  * Runs fibers on a fixed set of carrier threads. One scheduler serves any number of {@link Weft#run} calls,
- * one after another or at once. {@link #close()} refuses new work and stops the carriers once no fiber can
- * run.
+ * one after another or at once. {@link #close()} refuses new work and stops the carriers once no fiber is
+ * left.
  *
  * <p>Scheduling follows CCSP: each worker (one per carrier) runs a private FIFO run queue of batches; a
  * fiber woken by the running fiber, or spawned by it, joins the waker's batch, so communicating fibers stay
@@ -99,6 +99,13 @@ public final class Scheduler implements AutoCloseable {
         return bytes.toString(StandardCharsets.UTF_8);
     }
 
+    /**
+     * Refuses new work from now on ({@link Weft#run} and {@link Weft#spawn} throw IllegalStateException) and
+     * returns at once. The carriers stop once no fiber is left: a fiber that can still be woken (by a plain
+     * thread, a timer, a blocking call) keeps running until it ends, so nothing is stranded.
+     *
+     * @throws IllegalStateException on the default scheduler, which is shared
+     */
     @Override
     public void close() {
         if (this == defaultScheduler) {

@@ -117,4 +117,41 @@ class ReadmeExamplesTest {
         int n = lengths.client().request("hello");
         assertEquals(5, n);
     }
+
+    private static final AtomicInteger HANDLED = new AtomicInteger();
+    private static final AtomicInteger CLOSED = new AtomicInteger();
+
+    private static void handle(int request) {
+        HANDLED.addAndGet(request);
+    }
+
+    private static void closeResources() {
+        CLOSED.incrementAndGet();
+    }
+
+    @Test
+    @Timeout(10)
+    void cancellingAServer() {
+        try (Scheduler s = Scheduler.singleThreaded()) {
+            Weft.run(s, () -> {
+                One2OneChannel<Integer> requests = Channel.one2one();
+                Fiber server = Weft.spawn(() -> {
+                    try {
+                        for (;;) handle(requests.in().read());
+                    } finally {
+                        closeResources();                  // runs when the fiber is cancelled
+                    }
+                });
+                requests.out().write(5);
+                server.cancel();                           // its read throws CancelledException
+                try {
+                    server.join();
+                } catch (CancelledException expected) {
+                    // the server ended by its cancellation
+                }
+            });
+        }
+        assertEquals(5, HANDLED.get());
+        assertEquals(1, CLOSED.get());
+    }
 }
