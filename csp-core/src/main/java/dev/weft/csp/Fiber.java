@@ -655,6 +655,9 @@ public final class Fiber extends Continuation {
             }
             throw e;
         }
+        if (group != null && group.isCancelling()) {
+            cancel(); // the run began cancelling as this fiber joined it: it may have missed the sweep
+        }
     }
 
     /** Cancels every live fiber of {@code pool} that belongs to {@code run}. */

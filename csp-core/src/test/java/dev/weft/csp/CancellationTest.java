@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Timeout;
  * never been called. Each case runs on one worker, then many times on two.
  */
 class CancellationTest {
-    private static final int ITERATIONS = 100;
+    /** Repetitions on two workers; raise with -Dweft.cancellationTest.iterations=N to stress. */
+    private static final int ITERATIONS = Integer.getInteger("weft.cancellationTest.iterations", 100);
 
     /**
      * Spawns {@code blocked}, waits until it is parked, cancels it, checks that it ended by CancelledException

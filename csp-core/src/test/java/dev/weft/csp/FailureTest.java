@@ -62,10 +62,12 @@ class FailureTest {
         Schedulers.onOneAndTwoWorkers(ITERATIONS, s -> {
             IllegalArgumentException bug = new IllegalArgumentException("branch failed");
             AtomicInteger partnerCancelled = new AtomicInteger();
+            AtomicBoolean partnerStarted = new AtomicBoolean();
             Throwable t = assertThrows(IllegalArgumentException.class, () -> Weft.run(s, () -> {
                 One2OneChannel<Integer> ch = Channel.one2one();
                 Parallel.run(
                         () -> {
+                            partnerStarted.set(true);
                             try {
                                 ch.in().read();
                             } catch (CancelledException e) {
@@ -74,6 +76,9 @@ class FailureTest {
                             }
                         },
                         () -> {
+                            while (!partnerStarted.get()) { // a branch cancelled before it starts never runs
+                                Fiber.yield();
+                            }
                             throw bug;
                         });
             }));
