@@ -287,19 +287,7 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
                 throw poisonedError();
             }
             if (buffer != null && !buffer.isEmpty()) {
-                T v = buffer.take();
-                Object w = takeParty(out);
-                if (w instanceof Fiber) {
-                    Fiber f = (Fiber) w;
-                    buffer.put((T) f.transfer); // the freed room takes the first waiting writer's value
-                    f.transfer = null;
-                    unlock();
-                    f.wakeFromChannel();
-                } else {
-                    unlock();
-                    wakeClaimed(w); // an alternative waiting to write: there is room now
-                }
-                return v;
+                return takeBuffered();
             }
             Object w = takeParty(out);
             if (w instanceof Fiber) {
@@ -319,6 +307,37 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
             wakeClaimed(w); // a claimed alternative will write to this reader
             Fiber.parkLocked(ChannelImpl.this, In.this);
             return received(me);
+        }
+
+        /**
+         * Takes the first buffered value without pausing (null if none, or if the channel is poisoned): for a
+         * release that must happen even in a cancelled fiber, as a connection's turn.
+         */
+        T takeIfBuffered() {
+            lock();
+            if (poisoned() || buffer == null || buffer.isEmpty()) {
+                unlock();
+                return null;
+            }
+            return takeBuffered();
+        }
+
+        /** Takes the first buffered value; the room it frees goes to the first waiting writer. Unlocks. */
+        @SuppressWarnings("unchecked")
+        private T takeBuffered() {
+            T v = buffer.take();
+            Object w = takeParty(out);
+            if (w instanceof Fiber) {
+                Fiber f = (Fiber) w;
+                buffer.put((T) f.transfer);
+                f.transfer = null;
+                unlock();
+                f.wakeFromChannel();
+            } else {
+                unlock();
+                wakeClaimed(w); // an alternative waiting to write: there is room now
+            }
+            return v;
         }
 
         @Override

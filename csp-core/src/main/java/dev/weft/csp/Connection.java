@@ -4,14 +4,23 @@ import java.util.List;
 
 /**
  * Client-server connections: a client's {@code request} is one transaction, a request and its reply. Built
- * from two synchronous channels; shared clients take turns (FIFO) for whole transactions.
+ * from a synchronous request channel and a reply channel with room for one reply; shared clients take turns
+ * (FIFO) for whole transactions. The server's {@code reply} returns once the reply is on its way.
+ *
+ * <p>A client cancelled while it waits for its reply ({@link Fiber#cancel()}, an interrupt) gives up its turn
+ * at once: the reply that comes later is numbered for its transaction, and the next client drops it. A client
+ * cancelled before the server accepted its request sent nothing.
  */
 public final class Connection<Q, R> implements One2OneConnection<Q, R>, Any2OneConnection<Q, R> {
     private static final Object TURN = new Object();
 
     private final ChannelImpl<Q> requests = new ChannelImpl<>(null, false, false);
-    private final ChannelImpl<R> replies = new ChannelImpl<>(null, false, false);
+    private final ChannelImpl<Reply<R>> replies = new ChannelImpl<>(ChannelBuffer.fixed(1), false, false);
     private final ChannelImpl<Object> turns; // null for a single client
+    /** Requests the server has accepted: written by the server only. */
+    private long accepted;
+    /** Requests delivered to the server: written by the client holding the turn (the turn orders it). */
+    private long delivered;
     private final Client client = new Client();
     private final Server server = new Server();
 
@@ -43,16 +52,23 @@ public final class Connection<Q, R> implements One2OneConnection<Q, R>, Any2OneC
         @Override
         @Pausable
         public R request(Q request) {
-            if (turns == null) {
-                requests.out().write(request);
-                return replies.in().read();
+            if (turns != null) {
+                turns.out().write(TURN); // waits while another client's transaction is open
             }
-            turns.out().write(TURN); // waits while another client's transaction is open
             try {
                 requests.out().write(request);
-                return replies.in().read();
+                long mine = ++delivered;
+                for (;;) {
+                    Reply<R> r = replies.in().read();
+                    if (r.transaction == mine) {
+                        return r.value;
+                    }
+                    // the late reply of an earlier transaction whose client was cancelled: dropped
+                }
             } finally {
-                turns.in().read();
+                if (turns != null) {
+                    turns.in().takeIfBuffered(); // never pauses, so a cancelled client gives its turn back too
+                }
             }
         }
     }
@@ -61,13 +77,18 @@ public final class Connection<Q, R> implements One2OneConnection<Q, R>, Any2OneC
         @Override
         @Pausable
         public Q accept() {
-            return requests.in().read();
+            Q q = requests.in().read();
+            accepted++;
+            return q;
         }
 
         @Override
         @Pausable
         public void reply(R reply) {
-            replies.out().write(reply);
+            if (reply == null) {
+                throw new NullPointerException("cannot reply null");
+            }
+            replies.out().write(new Reply<>(accepted, reply));
         }
 
         @Override
@@ -113,6 +134,17 @@ public final class Connection<Q, R> implements One2OneConnection<Q, R>, Any2OneC
         @Override
         public String toString() {
             return "the server end of a connection (" + requests.in() + ")";
+        }
+    }
+
+    /** A reply and the transaction it answers. */
+    private static final class Reply<R> {
+        final long transaction;
+        final R value;
+
+        Reply(long transaction, R value) {
+            this.transaction = transaction;
+            this.value = value;
         }
     }
 }
