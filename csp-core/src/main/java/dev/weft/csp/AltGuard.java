@@ -1,17 +1,13 @@
 package dev.weft.csp;
 
 /**
- * How an {@link Alternative} talks to a guard. Channel ends take their channel's lock in {@link #lock()};
- * the alternative holds the locks of all its guards (in {@link #lockOrder()} order, so that alternatives
- * never deadlock) while it checks them and registers with them, as Go's select does.
+ * How an {@link Alternative} talks to a guard. A channel end's state is under its channel's lock
+ * ({@link #channel()}); the alternative holds the locks of all its guards (in the order of the channels' ids,
+ * so that alternatives never deadlock) while it checks them and registers with them, as Go's select does.
  */
 interface AltGuard extends Guard {
-    /** A number that orders the locks of guards; guards without a lock return 0. */
-    long lockOrder();
-
-    void lock();
-
-    void unlock();
+    /** The channel whose lock guards this guard's state, or null if it has none. */
+    ChannelImpl<?> channel();
 
     /**
      * Whether the guard is ready now (a poisoned channel counts as ready). If readiness means a waiting

@@ -1,8 +1,8 @@
 package dev.weft.csp;
 
+import dev.weft.csp.runtime.StackReserve;
 import dev.weft.csp.runtime.TimerEntry;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 
@@ -15,11 +15,16 @@ import java.util.List;
  * the operation that follows its selection throws {@link PoisonException}.
  *
  * <p>An alternative is used by one process at a time.
+ *
+ * <p>Faults: as in a channel operation (see {@code ChannelImpl}), each lock taken checks the stack first, and
+ * anything thrown while locks are held frees them in a handler of the select's own frame, with plain writes.
  */
 public final class Alternative {
     private final Guard[] guards;
     private final AltGuard[] alt;
-    private final AltGuard[] lockOrder; // distinct locks, in global order
+    private final ChannelImpl<?>[] locks; // the distinct channels whose locks guard the guards, by id
+    /** How many of {@link #locks} (a prefix) the running select holds: what a failure handler frees. */
+    private int held;
     private int favourite;
 
     /**
@@ -44,17 +49,14 @@ public final class Alternative {
             }
             alt[i] = (AltGuard) guards[i];
         }
-        AltGuard[] sorted = alt.clone();
-        Arrays.sort(sorted, Comparator.comparingLong(AltGuard::lockOrder));
-        List<AltGuard> distinct = new ArrayList<>();
-        long last = 0;
-        for (AltGuard g : sorted) {
-            if (g.lockOrder() != 0 && g.lockOrder() != last) {
-                distinct.add(g);
-                last = g.lockOrder();
+        List<ChannelImpl<?>> distinct = new ArrayList<>();
+        for (AltGuard g : alt) {
+            if (g.channel() != null && !distinct.contains(g.channel())) {
+                distinct.add(g.channel());
             }
         }
-        lockOrder = distinct.toArray(new AltGuard[0]);
+        distinct.sort(Comparator.comparingLong(ChannelImpl::id));
+        locks = distinct.toArray(new ChannelImpl<?>[0]);
     }
 
     /** Waits for some ready guard and returns its index; fair over repeated calls. */
@@ -100,8 +102,9 @@ public final class Alternative {
         long now = System.nanoTime();
         int chosen = -1;
         dev.weft.csp.runtime.WorkerPool user = Uses.callerPool();
-        lockAll();
+        StackReserve.forOperation();
         try {
+            lockAll();
             for (AltGuard g : alt) {
                 g.markUse(user);
             }
@@ -110,8 +113,12 @@ public final class Alternative {
                     chosen = i;
                 }
             }
-        } finally {
             unlockAll();
+        } catch (Throwable t) {
+            while (held > 0) { // plain writes, no call: this cannot overflow the stack
+                locks[--held].state &= ~ChannelImpl.LOCKED;
+            }
+            throw t;
         }
         wakeAll(wake);
         return chosen;
@@ -151,43 +158,56 @@ public final class Alternative {
         int timer = -1;
         int chosen = -1;
         dev.weft.csp.runtime.WorkerPool user = me.isThreadBound() ? null : me.pool();
-        lockAll();
-        if (me.cancelPending()) {
+        boolean cancelled = false;
+        StackReserve.forOperation(); // covers the unregistering after the wait too
+        try {
+            lockAll();
+            if (me.cancelPending()) {
+                cancelled = true;
+            } else {
+                for (int i = 0; i < n; i++) {
+                    if (pre == null || pre[i]) {
+                        alt[i].markUse(user);
+                    }
+                }
+                for (int k = 0; k < n && chosen < 0; k++) {
+                    int i = (start + k) % n;
+                    if (pre != null && !pre[i]) {
+                        continue;
+                    }
+                    regs[i] = new Selection.Registration(sel, i);
+                    if (isReady(i, regs[i], wake, began, began)) {
+                        chosen = i;
+                        sel.claim(i);
+                    } else if (alt[i] instanceof Guards.TimeGuard) {
+                        long d = ((Guards.TimeGuard) alt[i]).deadline(began);
+                        if (d != Deadlines.NEVER && (timer < 0 || Deadlines.earlier(d, deadline) != deadline)) {
+                            timer = i;
+                            deadline = d;
+                        }
+                    }
+                }
+                if (chosen < 0) {
+                    // From the same rotating start as the check: the guard favoured here is the one a partner
+                    // finds first.
+                    for (int k = 0; k < n; k++) {
+                        int i = (start + k) % n;
+                        if (regs[i] != null) {
+                            alt[i].register(regs[i]);
+                        }
+                    }
+                }
+            }
             unlockAll();
+        } catch (Throwable t) {
+            while (held > 0) { // plain writes, no call: this cannot overflow the stack
+                locks[--held].state &= ~ChannelImpl.LOCKED;
+            }
+            throw t;
+        }
+        if (cancelled) {
             throw me.cancelledError();
         }
-        for (int i = 0; i < n; i++) {
-            if (pre == null || pre[i]) {
-                alt[i].markUse(user);
-            }
-        }
-        for (int k = 0; k < n && chosen < 0; k++) {
-            int i = (start + k) % n;
-            if (pre != null && !pre[i]) {
-                continue;
-            }
-            regs[i] = new Selection.Registration(sel, i);
-            if (isReady(i, regs[i], wake, began, began)) {
-                chosen = i;
-                sel.claim(i);
-            } else if (alt[i] instanceof Guards.TimeGuard) {
-                long d = ((Guards.TimeGuard) alt[i]).deadline(began);
-                if (d != Deadlines.NEVER && (timer < 0 || Deadlines.earlier(d, deadline) != deadline)) {
-                    timer = i;
-                    deadline = d;
-                }
-            }
-        }
-        if (chosen < 0) {
-            // From the same rotating start as the check: the guard favoured here is the one a partner finds first.
-            for (int k = 0; k < n; k++) {
-                int i = (start + k) % n;
-                if (regs[i] != null) {
-                    alt[i].register(regs[i]);
-                }
-            }
-        }
-        unlockAll();
         wakeAll(wake);
         if (chosen >= 0) {
             return chosen;
@@ -196,13 +216,7 @@ public final class Alternative {
         try {
             awaitClaim(me, sel, timer, deadline);
         } finally {
-            lockAll();
-            for (int i = 0; i < n; i++) {
-                if (regs[i] != null) {
-                    alt[i].unregister(regs[i]);
-                }
-            }
-            unlockAll();
+            unregister(regs);
         }
         int selected = sel.selected();
         if (selected == Selection.CANCELLED) {
@@ -263,21 +277,42 @@ public final class Alternative {
         }
     }
 
-    private void lockAll() {
-        for (AltGuard g : lockOrder) {
-            g.lock();
+    private void unregister(Selection.Registration[] regs) {
+        try {
+            lockAll();
+            for (int i = 0; i < alt.length; i++) {
+                if (regs[i] != null) {
+                    alt[i].unregister(regs[i]);
+                }
+            }
+            unlockAll();
+        } catch (Throwable t) {
+            while (held > 0) { // plain writes, no call: this cannot overflow the stack
+                locks[--held].state &= ~ChannelImpl.LOCKED;
+            }
+            throw t;
         }
     }
 
+    /** Takes every lock; {@link #held} counts each one once it is taken. */
+    private void lockAll() {
+        for (ChannelImpl<?> c : locks) {
+            c.lock();
+            held++;
+        }
+    }
+
+    /** Releases every lock, the last taken first; {@link #held} counts each one down once it is released. */
     private void unlockAll() {
-        for (int i = lockOrder.length - 1; i >= 0; i--) {
-            lockOrder[i].unlock();
+        while (held > 0) {
+            locks[held - 1].unlock();
+            held--;
         }
     }
 
     private static void wakeAll(List<Fiber> fibers) {
         for (Fiber f : fibers) {
-            f.unpark();
+            f.unparkReserved();
         }
     }
 }

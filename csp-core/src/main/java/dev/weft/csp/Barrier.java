@@ -1,5 +1,6 @@
 package dev.weft.csp;
 
+import dev.weft.csp.runtime.StackReserve;
 import dev.weft.csp.runtime.WorkerPool;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,6 +48,7 @@ public final class Barrier {
     public void resign() {
         List<Fiber> release = null;
         WorkerPool p = Uses.callerPool();
+        StackReserve.forOperation(); // the round's wake-ups below must not overflow the stack halfway
         synchronized (this) {
             use(p);
             if (enrolled == 0) {
@@ -72,6 +74,7 @@ public final class Barrier {
         Fiber me = Fiber.current();
         List<Fiber> release = null;
         int myRound;
+        StackReserve.forOperation(); // the round's wake-ups below must not overflow the stack halfway
         synchronized (this) {
             use(me.pool());
             if (enrolled == 0) {
@@ -139,7 +142,7 @@ public final class Barrier {
     private static void wakeAll(List<Fiber> fibers) {
         if (fibers != null) {
             for (Fiber f : fibers) {
-                f.unpark();
+                f.unparkReserved();
             }
         }
     }

@@ -1,5 +1,6 @@
 package dev.weft.csp;
 
+import dev.weft.csp.runtime.StackReserve;
 import dev.weft.csp.runtime.WorkerPool;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -18,13 +19,23 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Alternatives register on a channel end like waiting parties; the party that finds a registration
  * claims the alternative (commits it to this channel) before counting it as a partner.
+ *
+ * <p>Faults. A {@link StackOverflowError} can strike at any call, and a lock left held would stall every
+ * later user of the channel. So {@link #lock()} first checks that the stack has room for the rest of the
+ * operation ({@link StackReserve}): the critical section, the wake-ups after it and the start of a pause. A
+ * thread with too little stack fails there, before anything has changed. Nothing under the lock allocates
+ * (the wait queues are linked through their waiters), so an {@link OutOfMemoryError} cannot strike there
+ * either. As a last resort, anything thrown while the lock is held frees it in a handler of the operation's
+ * own frame, with a plain write of {@link #state}: a handler needs no new frame and the write no call, so
+ * the release itself cannot overflow the stack.
  */
 final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2AnyChannel<T>,
         Any2AnyChannel<T> {
     private static final Object POISON = new Object();
     private static final AtomicLong IDS = new AtomicLong();
     // The state word: the lock bit and the flags, so that a channel stays small (see Performance in DESIGN.md).
-    private static final int LOCKED = 1, POISONED = 2, SHARED_READERS = 4, SHARED_WRITERS = 8;
+    static final int LOCKED = 1;
+    private static final int POISONED = 2, SHARED_READERS = 4, SHARED_WRITERS = 8;
     private static final VarHandle STATE;
 
     static {
@@ -39,8 +50,11 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
     private final ChannelBuffer<T> buffer; // null: synchronous
     private final In in = new In();
     private final Out out = new Out();
-    /** {@link #LOCKED}, {@link #POISONED} (changed under the lock), and the fixed sharing flags. */
-    private volatile int state;
+    /**
+     * {@link #LOCKED}, {@link #POISONED} (changed under the lock), and the fixed sharing flags. Not private:
+     * a failure handler of {@link Alternative} frees the lock with a plain write of it (see Faults above).
+     */
+    volatile int state;
     /** Who has used the channel, under the lock; see {@link Uses}. */
     private Object users = Uses.creator();
 
@@ -67,7 +81,11 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
 
     // ------------------------------------------------------------------------------------ locking
 
-    private void lock() {
+    /**
+     * Takes the lock. Every operation that takes it has checked the stack first (see Faults above): not here,
+     * as a check deeper down than the operation's own could fail after the operation has changed something.
+     */
+    void lock() {
         int s = state;
         if ((s & LOCKED) != 0 || !STATE.compareAndSet(this, s, s | LOCKED)) {
             lockSlowly();
@@ -99,10 +117,20 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
 
     /** A fiber queued here failed before its {@link Fiber#parkLocked} completed: it leaves, the lock is freed. */
     void abandon(Fiber f) {
-        in.remove(f);
-        out.remove(f);
-        f.transfer = null;
-        unlock();
+        try {
+            in.remove(f);
+            out.remove(f);
+            f.transfer = null;
+            unlock();
+        } catch (Throwable t) {
+            state &= ~LOCKED; // unlock() is the last call: a failure left the lock held
+            throw t;
+        }
+    }
+
+    /** The channel's number, in the order in which alternatives take the locks of several channels. */
+    long id() {
+        return id;
     }
 
     /** Records a use by a party of pool {@code p} (null: a plain thread). Under the lock. */
@@ -153,8 +181,20 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
 
     private static void wakeClaimed(Object party) {
         if (party instanceof Selection.Registration) {
-            ((Selection.Registration) party).selection.fiber.unpark();
+            ((Selection.Registration) party).selection.fiber.unparkReserved();
         }
+    }
+
+    /**
+     * Before {@link Fiber#parkLocked}: a plain thread releases the lock here, a fiber keeps it while it unwinds
+     * (its carrier releases it). Returns false, what the caller's {@code locked} becomes: assigned only once
+     * this returns, so a failure in the release leaves it true for the caller's handler.
+     */
+    private boolean waitLocked(Fiber me) {
+        if (me.isThreadBound()) {
+            unlock();
+        }
+        return false;
     }
 
     private static PoisonException poisonedError() {
@@ -162,28 +202,34 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
     }
 
     private void poisonChannel() {
-        Object[] r;
-        Object[] w;
+        Object r = null;
+        Object w = null;
         WorkerPool p = Uses.callerPool();
+        StackReserve.forOperation();
         lock();
-        use(p);
-        if (poisoned()) {
+        try {
+            use(p);
+            if (!poisoned()) {
+                if (buffer != null) {
+                    buffer.clear();
+                }
+                state |= POISONED;
+                r = in.drain();
+                w = out.drain();
+            }
             unlock();
-            return;
+        } catch (Throwable t) {
+            state &= ~LOCKED; // unlock() is the last call: a failure left the lock held
+            throw t;
         }
-        state |= POISONED;
-        if (buffer != null) {
-            buffer.clear();
-        }
-        r = in.drain();
-        w = out.drain();
-        unlock();
         wakePoisoned(r);
         wakePoisoned(w);
     }
 
-    private static void wakePoisoned(Object[] parties) {
-        for (Object p : parties) {
+    /** Wakes a chain of parties from {@link WaitQueue#drain()}. */
+    private static void wakePoisoned(Object first) {
+        for (Object p = first, next; p != null; p = next) {
+            next = WaitQueue.detach(p); // before the wake-up: a woken fiber may queue elsewhere at once
             if (p instanceof Fiber) {
                 Fiber f = (Fiber) p;
                 f.transfer = POISON;
@@ -191,7 +237,7 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
             } else {
                 Selection.Registration r = (Selection.Registration) p;
                 if (r.selection.claim(r.index)) {
-                    r.selection.fiber.unpark(); // a poisoned guard counts as ready
+                    r.selection.fiber.unparkReserved(); // a poisoned guard counts as ready
                 }
             }
         }
@@ -210,15 +256,32 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
         return (T) v;
     }
 
-    /** Takes the lock for an operation of {@code me} on {@code end}; throws if {@code me} is cancelled. */
-    private void lockFor(Fiber me, End end) {
+    /**
+     * Takes the lock for an operation of {@code me} on {@code end} and records the use. Returns true with the
+     * lock held, or false with it released if the operation must throw {@link #refusal}: {@code me} is
+     * cancelled, or the channel poisoned.
+     */
+    private boolean lockFor(Fiber me, End end) {
+        StackReserve.forOperation();
         me.willWaitOn(end); // before the lock: see Fiber.cancel
         lock();
-        use(me.pool());
-        if (me.cancelPending()) {
-            unlock();
-            throw me.cancelledError();
+        boolean refused;
+        try {
+            use(me.pool());
+            refused = me.cancelPending() || poisoned();
+            if (refused) {
+                unlock();
+            }
+        } catch (Throwable t) {
+            state &= ~LOCKED; // unlock() is the last call: a failure left the lock held
+            throw t;
         }
+        return !refused;
+    }
+
+    /** What an operation that {@link #lockFor} refused throws. */
+    private RuntimeException refusal(Fiber me) {
+        return me.cancelPending() ? me.cancelledError() : poisonedError();
     }
 
     // ---------------------------------------------------------------------------------- the ends
@@ -231,15 +294,22 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
 
         /**
          * Takes {@code f} out of this end's queue if it is still waiting there: true if it was (nothing was
-         * exchanged; whoever withdrew it now owns its wake-up), false if a partner took it first.
+         * exchanged; whoever withdrew it now owns its wake-up), false if a partner took it first. The caller
+         * has checked the stack ({@link Fiber#cancel()}, or the operation that queued {@code f}).
          */
         boolean withdraw(Fiber f) {
-            ChannelImpl.this.lock();
-            boolean queued = remove(f);
-            if (queued) {
-                f.transfer = null; // a writer's value goes nowhere
+            lock();
+            boolean queued;
+            try {
+                queued = remove(f);
+                if (queued) {
+                    f.transfer = null; // a writer's value goes nowhere
+                }
+                unlock();
+            } catch (Throwable t) {
+                state &= ~LOCKED; // unlock() is the last call: a failure left the lock held
+                throw t;
             }
-            ChannelImpl.this.unlock();
             return queued;
         }
 
@@ -250,27 +320,22 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
 
         @Override
         public boolean onlyUsedBy(WorkerPool pool) {
-            ChannelImpl.this.lock();
+            StackReserve.forOperation();
+            lock();
+            boolean only;
             try {
-                return Uses.onlyBy(users, pool);
-            } finally {
-                ChannelImpl.this.unlock();
+                only = Uses.onlyBy(users, pool);
+                unlock();
+            } catch (Throwable t) {
+                state &= ~LOCKED; // unlock() is the last call: a failure left the lock held
+                throw t;
             }
+            return only;
         }
 
         @Override
-        public long lockOrder() {
-            return id;
-        }
-
-        @Override
-        public void lock() {
-            ChannelImpl.this.lock();
-        }
-
-        @Override
-        public void unlock() {
-            ChannelImpl.this.unlock();
+        public ChannelImpl<?> channel() {
+            return ChannelImpl.this;
         }
     }
 
@@ -281,32 +346,42 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
         @SuppressWarnings("unchecked")
         public T read() {
             Fiber me = Fiber.current();
-            lockFor(me, this);
-            if (poisoned()) {
-                unlock();
-                throw poisonedError();
+            if (!lockFor(me, this)) {
+                throw refusal(me);
             }
-            if (buffer != null && !buffer.isEmpty()) {
-                return takeBuffered();
+            boolean locked = true; // false once released, or handed to the pause (see Faults above)
+            try {
+                if (buffer != null && !buffer.isEmpty()) {
+                    locked = false; // handed over: takeBuffered releases it, and frees it itself on a fault
+                    return takeBuffered();
+                }
+                Object w = takeParty(out);
+                if (w instanceof Fiber) {
+                    Fiber f = (Fiber) w;
+                    Object v = f.transfer;
+                    f.transfer = null;
+                    unlock();
+                    locked = false;
+                    f.wakeFromChannel();
+                    return (T) v;
+                }
+                if ((state & SHARED_READERS) == 0 && hasFiberOtherThan(me)) {
+                    unlock();
+                    locked = false;
+                    throw new IllegalStateException("two processes read the single-reader input of a channel at"
+                            + " once; use a one2any or any2any channel to share the input");
+                }
+                add(me);
+                wakeClaimed(w); // a claimed alternative will write to this reader
+                locked = waitLocked(me);
+                Fiber.parkLocked(ChannelImpl.this, In.this);
+                return received(me);
+            } catch (Throwable t) {
+                if (locked) {
+                    state &= ~LOCKED;
+                }
+                throw t;
             }
-            Object w = takeParty(out);
-            if (w instanceof Fiber) {
-                Fiber f = (Fiber) w;
-                Object v = f.transfer;
-                f.transfer = null;
-                unlock();
-                f.wakeFromChannel();
-                return (T) v;
-            }
-            if ((state & SHARED_READERS) == 0 && hasFiberOtherThan(me)) {
-                unlock();
-                throw new IllegalStateException("two processes read the single-reader input of a channel at"
-                        + " once; use a one2any or any2any channel to share the input");
-            }
-            add(me);
-            wakeClaimed(w); // a claimed alternative will write to this reader
-            Fiber.parkLocked(ChannelImpl.this, In.this);
-            return received(me);
         }
 
         /**
@@ -314,39 +389,66 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
          * release that must happen even in a cancelled fiber, as a connection's turn.
          */
         T takeIfBuffered() {
+            StackReserve.forOperation();
             lock();
-            if (poisoned() || buffer == null || buffer.isEmpty()) {
-                unlock();
-                return null;
+            boolean empty;
+            try {
+                empty = poisoned() || buffer == null || buffer.isEmpty();
+                if (empty) {
+                    unlock();
+                }
+            } catch (Throwable t) {
+                state &= ~LOCKED; // unlock() is the last call: a failure left the lock held
+                throw t;
             }
-            return takeBuffered();
+            return empty ? null : takeBuffered();
         }
 
-        /** Takes the first buffered value; the room it frees goes to the first waiting writer. Unlocks. */
+        /**
+         * Takes the first buffered value; the room it frees goes to the first waiting writer. Called with the
+         * lock held, which it releases (and frees itself on a fault, see Faults above).
+         */
         @SuppressWarnings("unchecked")
         private T takeBuffered() {
-            T v = buffer.take();
-            Object w = takeParty(out);
-            if (w instanceof Fiber) {
-                Fiber f = (Fiber) w;
-                buffer.put((T) f.transfer);
-                f.transfer = null;
-                unlock();
-                f.wakeFromChannel();
-            } else {
-                unlock();
-                wakeClaimed(w); // an alternative waiting to write: there is room now
+            boolean locked = true;
+            try {
+                T v = buffer.take();
+                Object w = takeParty(out);
+                if (w instanceof Fiber) {
+                    Fiber f = (Fiber) w;
+                    buffer.put((T) f.transfer); // the freed room takes the first waiting writer's value
+                    f.transfer = null;
+                    unlock();
+                    locked = false;
+                    f.wakeFromChannel();
+                } else {
+                    unlock();
+                    locked = false;
+                    wakeClaimed(w); // an alternative waiting to write: there is room now
+                }
+                return v;
+            } catch (Throwable t) {
+                if (locked) {
+                    state &= ~LOCKED;
+                }
+                throw t;
             }
-            return v;
         }
 
         @Override
         public boolean pending() {
             WorkerPool user = Uses.callerPool();
+            StackReserve.forOperation();
             lock();
-            use(user);
-            boolean p = !poisoned() && ((buffer != null && !buffer.isEmpty()) || out.peek() instanceof Fiber);
-            unlock();
+            boolean p;
+            try {
+                use(user);
+                p = !poisoned() && ((buffer != null && !buffer.isEmpty()) || out.peek() instanceof Fiber);
+                unlock();
+            } catch (Throwable t) {
+                state &= ~LOCKED; // unlock() is the last call: a failure left the lock held
+                throw t;
+            }
             return p;
         }
 
@@ -380,35 +482,45 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
                 throw new NullPointerException("cannot write null to a channel");
             }
             Fiber me = Fiber.current();
-            lockFor(me, this);
-            if (poisoned()) {
-                unlock();
-                throw poisonedError();
+            if (!lockFor(me, this)) {
+                throw refusal(me);
             }
-            Object r = takeParty(in);
-            if (r instanceof Fiber) {
-                Fiber f = (Fiber) r;
-                f.transfer = value;
-                unlock();
-                f.wakeFromChannel();
-                return;
+            boolean locked = true; // false once released, or handed to the pause (see Faults above)
+            try {
+                Object r = takeParty(in);
+                if (r instanceof Fiber) {
+                    Fiber f = (Fiber) r;
+                    f.transfer = value;
+                    unlock();
+                    locked = false;
+                    f.wakeFromChannel();
+                    return;
+                }
+                if (buffer != null && buffer.hasSpace()) {
+                    buffer.put(value);
+                    unlock();
+                    locked = false;
+                    wakeClaimed(r); // an alternative waiting to read finds the value in the buffer
+                    return;
+                }
+                if ((state & SHARED_WRITERS) == 0 && hasFiberOtherThan(me)) {
+                    unlock();
+                    locked = false;
+                    throw new IllegalStateException("two processes write the single-writer output of a channel at"
+                            + " once; use an any2one or any2any channel to share the output");
+                }
+                me.transfer = value;
+                add(me);
+                wakeClaimed(r); // a claimed alternative will read this value
+                locked = waitLocked(me);
+                Fiber.parkLocked(ChannelImpl.this, Out.this);
+                received(me);
+            } catch (Throwable t) {
+                if (locked) {
+                    state &= ~LOCKED;
+                }
+                throw t;
             }
-            if (buffer != null && buffer.hasSpace()) {
-                buffer.put(value);
-                unlock();
-                wakeClaimed(r); // an alternative waiting to read finds the value in the buffer
-                return;
-            }
-            if ((state & SHARED_WRITERS) == 0 && hasFiberOtherThan(me)) {
-                unlock();
-                throw new IllegalStateException("two processes write the single-writer output of a channel at"
-                        + " once; use an any2one or any2any channel to share the output");
-            }
-            me.transfer = value;
-            add(me);
-            wakeClaimed(r); // a claimed alternative will read this value
-            Fiber.parkLocked(ChannelImpl.this, Out.this);
-            received(me);
         }
 
         @Override

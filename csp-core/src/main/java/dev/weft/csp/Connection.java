@@ -92,18 +92,8 @@ public final class Connection<Q, R> implements One2OneConnection<Q, R>, Any2OneC
         }
 
         @Override
-        public long lockOrder() {
-            return requests.in().lockOrder();
-        }
-
-        @Override
-        public void lock() {
-            requests.in().lock();
-        }
-
-        @Override
-        public void unlock() {
-            requests.in().unlock();
+        public ChannelImpl<?> channel() {
+            return requests;
         }
 
         @Override

@@ -3,6 +3,7 @@ package dev.weft.csp;
 import dev.weft.csp.runtime.Carrier;
 import dev.weft.csp.runtime.Continuation;
 import dev.weft.csp.runtime.RunGroup;
+import dev.weft.csp.runtime.StackReserve;
 import dev.weft.csp.runtime.WorkerPool;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
@@ -60,6 +61,8 @@ public final class Fiber extends Continuation {
 
     /** A value handed over by the party that woke this fiber (a channel's writer, for one). */
     Object transfer;
+    /** The next waiter in the channel queue this fiber waits in ({@link WaitQueue}); under that channel's lock. */
+    Object nextWaiter;
     /** The {@link #transfer} of a fiber whose wait {@link #cancel()} withdrew: the operation throws. */
     static final Object WITHDRAWN = new Object();
 
@@ -159,6 +162,7 @@ public final class Fiber extends Continuation {
         if (cancelled) {
             return;
         }
+        StackReserve.forOperation(); // before anything changes: see unpark()
         cancelled = true;
         if (state == DONE) {
             return;
@@ -172,7 +176,7 @@ public final class Fiber extends Continuation {
             wakeFromChannel();
             return;
         }
-        unpark(); // any other wait loops on its condition and withdraws itself once it sees the cancellation
+        unparkReserved(); // any other wait loops on its condition and withdraws itself once it sees the cancellation
     }
 
     /** Whether the running operation must stop: this fiber was cancelled, or this thread was interrupted. */
@@ -319,10 +323,12 @@ public final class Fiber extends Continuation {
      * unwound (see {@link #runSlice}): whoever finds the fiber in the queue then owns its wake-up
      * ({@link #wakeFromChannel}), so neither side needs an atomic read-modify-write on the fiber. The
      * channel's wake-up is the only one: {@link #unpark()} leaves such a fiber alone.
+     *
+     * <p>A plain thread releases the lock itself before it calls this (in its own frame, where a failure
+     * handler can tell whether the release happened) and blocks here.
      */
     @Pausable
     static void parkLocked(ChannelImpl<?> channel, Object blocker) {
-        channel.unlock();
         forThread().blockThread(blocker);
     }
 
@@ -332,7 +338,6 @@ public final class Fiber extends Continuation {
             f.mode = RUNNING;
             f.blocker = null;
         } else if (f.thread != null) {
-            channel.unlock();
             f.blockThread(blocker);
         } else {
             f.blocker = blocker;
@@ -344,7 +349,7 @@ public final class Fiber extends Continuation {
     /** Wakes a fiber that a channel took out of its wait queue (after {@link #parkLocked}); any thread. */
     void wakeFromChannel() {
         if (thread != null) {
-            unpark();
+            unparkReserved();
             return;
         }
         STATE.lazySet(this, RUNNABLE);
@@ -421,8 +426,17 @@ public final class Fiber extends Continuation {
         }
     }
 
-    /** Makes a parked fiber runnable again; safe from any thread, and from the fiber itself. */
+    /**
+     * Makes a parked fiber runnable again; safe from any thread, and from the fiber itself. A caller whose
+     * stack is nearly full gets {@link StackOverflowError} before anything changed, not a wake-up half done.
+     */
     public void unpark() {
+        StackReserve.forOperation();
+        unparkReserved();
+    }
+
+    /** As {@link #unpark()}, for the runtime's operations, which have checked the stack already. */
+    void unparkReserved() {
         if (thread != null) {
             permit = true;
             LockSupport.unpark(thread);

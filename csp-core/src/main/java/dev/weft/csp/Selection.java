@@ -84,6 +84,8 @@ final class Selection implements Waitable {
     static final class Registration {
         final Selection selection;
         final int index;
+        /** The next waiter in the channel queue this registration is in ({@link WaitQueue}). */
+        Object nextWaiter;
 
         Registration(Selection selection, int index) {
             this.selection = selection;

@@ -1,16 +1,27 @@
 package dev.weft.csp;
 
-import java.util.ArrayDeque;
-
 /**
  * The parties waiting on one side of a channel, in arrival order: fibers blocked in a read or write, and
- * alternatives registered on a guard. The first waiter is held in a field, so that the usual case of one
- * waiter allocates nothing. Used under the channel's lock only. Each end of a channel is the queue of the
- * parties waiting at it (one object less per channel).
+ * alternatives registered on a guard. A list linked through the waiters themselves ({@link Fiber#nextWaiter},
+ * {@link Selection.Registration#nextWaiter}; each waits in one queue at most), so that queueing never
+ * allocates: an {@link OutOfMemoryError} cannot strike under the channel's lock. Used under the channel's lock
+ * only. Each end of a channel is the queue of the parties waiting at it (one object less per channel).
  */
 class WaitQueue {
     private Object first;
-    private ArrayDeque<Object> rest;
+    private Object last;
+
+    private static Object next(Object waiter) {
+        return waiter instanceof Fiber ? ((Fiber) waiter).nextWaiter : ((Selection.Registration) waiter).nextWaiter;
+    }
+
+    private static void setNext(Object waiter, Object next) {
+        if (waiter instanceof Fiber) {
+            ((Fiber) waiter).nextWaiter = next;
+        } else {
+            ((Selection.Registration) waiter).nextWaiter = next;
+        }
+    }
 
     final boolean isEmpty() {
         return first == null;
@@ -21,53 +32,73 @@ class WaitQueue {
     }
 
     final void add(Object waiter) {
+        setNext(waiter, null);
         if (first == null) {
             first = waiter;
         } else {
-            if (rest == null) {
-                rest = new ArrayDeque<>(4);
-            }
-            rest.addLast(waiter);
+            setNext(last, waiter);
         }
+        last = waiter;
     }
 
     final Object poll() {
         Object f = first;
-        first = rest == null ? null : rest.pollFirst();
+        if (f != null) {
+            first = next(f);
+            if (first == null) {
+                last = null;
+            }
+            setNext(f, null);
+        }
         return f;
     }
 
     /** Removes {@code waiter}; false if it was not queued. */
     final boolean remove(Object waiter) {
-        if (first == waiter) {
-            poll();
-            return true;
-        }
-        return rest != null && rest.remove(waiter);
-    }
-
-    /** Whether a plain (non-alternative) waiter other than {@code me} is queued. */
-    final boolean hasFiberOtherThan(Fiber me) {
-        if (first instanceof Fiber && first != me) {
-            return true;
-        }
-        if (rest != null) {
-            for (Object o : rest) {
-                if (o instanceof Fiber && o != me) {
-                    return true;
+        Object prev = null;
+        for (Object w = first; w != null; prev = w, w = next(w)) {
+            if (w == waiter) {
+                Object n = next(w);
+                if (prev == null) {
+                    first = n;
+                } else {
+                    setNext(prev, n);
                 }
+                if (last == w) {
+                    last = prev;
+                }
+                setNext(w, null);
+                return true;
             }
         }
         return false;
     }
 
-    /** Removes and returns every waiter. */
-    final Object[] drain() {
-        int n = first == null ? 0 : 1 + (rest == null ? 0 : rest.size());
-        Object[] all = new Object[n];
-        for (int i = 0; i < n; i++) {
-            all[i] = poll();
+    /** Whether a plain (non-alternative) waiter other than {@code me} is queued. */
+    final boolean hasFiberOtherThan(Fiber me) {
+        for (Object w = first; w != null; w = next(w)) {
+            if (w instanceof Fiber && w != me) {
+                return true;
+            }
         }
-        return all;
+        return false;
+    }
+
+    /**
+     * Empties the queue and returns its first waiter, the others chained behind it: take each one's successor
+     * with {@link #detach} before waking it.
+     */
+    final Object drain() {
+        Object f = first;
+        first = null;
+        last = null;
+        return f;
+    }
+
+    /** Unlinks a waiter of a chain from {@link #drain()} and returns the next one, or null. */
+    static Object detach(Object waiter) {
+        Object n = next(waiter);
+        setNext(waiter, null);
+        return n;
     }
 }

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /** Runs a program in a fresh JVM (the one running the tests), bounded in time. */
-final class ChildJvm {
+public final class ChildJvm {
     /**
      * How the child ended.
      *
@@ -17,7 +17,7 @@ final class ChildJvm {
      * @param stdout   what it printed on standard output
      * @param stderr   what it printed on standard error
      */
-    record Result(int exitCode, String stdout, String stderr) {
+    public record Result(int exitCode, String stdout, String stderr) {
         List<String> lines() {
             return stdout.lines().toList();
         }
@@ -37,7 +37,7 @@ final class ChildJvm {
     }
 
     /** Runs {@code java args...}, output captured in files under {@code dir} (pipes could fill up and block). */
-    static Result run(Path dir, Duration timeout, List<String> args) throws IOException, InterruptedException {
+    public static Result run(Path dir, Duration timeout, List<String> args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(java());
         command.addAll(args);

@@ -74,6 +74,7 @@ final class LiveFibers {
     }
 
     private void lock() {
+        StackReserve.forLock(); // a StackOverflowError strikes here, not under the lock (see StackReserve)
         while (!LOCK.compareAndSet(this, 0, 1)) {
             Thread.onSpinWait();
         }

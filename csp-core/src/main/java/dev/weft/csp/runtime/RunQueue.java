@@ -30,6 +30,7 @@ final class RunQueue {
 
     private void lock() {
         if (shared) {
+            StackReserve.forLock(); // a StackOverflowError strikes here, not under the lock (see StackReserve)
             for (int spins = 0; !LOCK.compareAndSet(this, 0, 1); spins++) {
                 if (spins < 100) {
                     Thread.onSpinWait(); // held for a few field updates at most...

@@ -99,6 +99,7 @@ final class TimerHeap {
             return null;
         }
         if (tryOnly) {
+            StackReserve.forLock();
             if (!LOCK.compareAndSet(this, 0, 1)) {
                 return null;
             }
@@ -174,6 +175,7 @@ final class TimerHeap {
     }
 
     private void lock() {
+        StackReserve.forLock(); // a StackOverflowError strikes here, not under the lock (see StackReserve)
         while (!LOCK.compareAndSet(this, 0, 1)) {
             Thread.onSpinWait();
         }
