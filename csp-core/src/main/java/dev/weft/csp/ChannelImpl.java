@@ -374,14 +374,15 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
                 add(me);
                 wakeClaimed(w); // a claimed alternative will write to this reader
                 locked = waitLocked(me);
-                Fiber.parkLocked(ChannelImpl.this, In.this);
-                return received(me);
             } catch (Throwable t) {
                 if (locked) {
                     state &= ~LOCKED;
                 }
                 throw t;
             }
+            // Outside the try: `locked` must not be live across the pause (a saved boolean costs a long[]).
+            Fiber.parkLocked(ChannelImpl.this, In.this);
+            return received(me);
         }
 
         /**
@@ -513,14 +514,14 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
                 add(me);
                 wakeClaimed(r); // a claimed alternative will read this value
                 locked = waitLocked(me);
-                Fiber.parkLocked(ChannelImpl.this, Out.this);
-                received(me);
             } catch (Throwable t) {
                 if (locked) {
                     state &= ~LOCKED;
                 }
                 throw t;
             }
+            Fiber.parkLocked(ChannelImpl.this, Out.this); // outside the try, as in read()
+            received(me);
         }
 
         @Override

@@ -55,7 +55,6 @@ public final class Fiber extends Continuation {
      * the fiber may be in (see there).
      */
     private Object blocker;
-    private Runnable waker;
     /** The channel whose lock this fiber holds while it unwinds into a wait on it (see {@link #parkLocked}). */
     private ChannelImpl<?> lockedChannel;
 
@@ -689,14 +688,6 @@ public final class Fiber extends Continuation {
         return (Fiber) WorkerPool.runningHere();
     }
 
-    /** A runnable that wakes this fiber (made once, for timers). */
-    Runnable waker() {
-        Runnable w = waker;
-        if (w == null) {
-            w = waker = this::unpark;
-        }
-        return w;
-    }
 
     Thread carrierThread() {
         return lastCarrier();

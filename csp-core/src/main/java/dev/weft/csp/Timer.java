@@ -62,7 +62,7 @@ public final class Timer {
                 }
             }
         }
-        TimerEntry wake = me.pool().wakeAt(deadline, me.waker());
+        TimerEntry wake = me.pool().wakeAt(deadline, me::unpark); // made per sleep: a field would cost every fiber
         do {
             Fiber.waitOn(wake); // the carrier runs other fibers meanwhile; the timer wakes this one
             if (me.cancelPending() && wake.cancel()) {
