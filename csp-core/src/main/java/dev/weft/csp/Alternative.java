@@ -181,7 +181,7 @@ public final class Alternative {
                         sel.claim(i);
                     } else if (alt[i] instanceof Guards.TimeGuard) {
                         long d = ((Guards.TimeGuard) alt[i]).deadline(began);
-                        if (d != Deadlines.NEVER && (timer < 0 || Deadlines.earlier(d, deadline) != deadline)) {
+                        if (d != deadline && Deadlines.earlier(d, deadline) == d) { // deadline starts at NEVER
                             timer = i;
                             deadline = d;
                         }

@@ -18,7 +18,6 @@ public final class RunGroup {
     private final AtomicInteger live = new AtomicInteger();
     private final Thread waiter;
     private volatile Object main;
-    private volatile boolean mainFailed;
     private volatile Throwable mainFailure;
     private volatile Throwable deadlock;
     private volatile Throwable crash;
@@ -49,7 +48,6 @@ public final class RunGroup {
     public void ended(Object fiber, Throwable failure) {
         if (fiber == main && failure != null) {
             mainFailure = failure;
-            mainFailed = true;
             LockSupport.unpark(waiter); // the rest of the run is cancelled at once, not when it ends
         }
         if (live.decrementAndGet() == 0) {
@@ -69,7 +67,7 @@ public final class RunGroup {
 
     /** Whether main has ended by an exception. */
     public boolean mainFailed() {
-        return mainFailed;
+        return mainFailure != null;
     }
 
     /**
