@@ -43,11 +43,16 @@ public final class Alternative {
             if (guards[i] == null) {
                 throw new IllegalArgumentException("guard " + i + " is null");
             }
-            if (!(guards[i] instanceof AltGuard)) {
-                throw new IllegalArgumentException("guard " + i + " (" + guards[i].getClass().getName()
-                        + ") is not a guard made by Weft (a channel end, a connection server or Guards)");
+            Guard g = guards[i];
+            for (int hops = 0; g instanceof ForwardingGuard && hops < 8; hops++) {
+                g = ((ForwardingGuard) g).guard();
             }
-            alt[i] = (AltGuard) guards[i];
+            if (!(g instanceof AltGuard)) {
+                throw new IllegalArgumentException("guard " + i + " (" + guards[i].getClass().getName()
+                        + ") is not a guard made by Weft (a channel end, a connection server, Guards, or a"
+                        + " ForwardingGuard to one)");
+            }
+            alt[i] = (AltGuard) g;
         }
         List<ChannelImpl<?>> distinct = new ArrayList<>();
         for (AltGuard g : alt) {

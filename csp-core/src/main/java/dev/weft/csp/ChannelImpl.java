@@ -318,6 +318,14 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
             use(p);
         }
 
+        /** Records a use by a party outside every scheduler (see {@link Extensions#usedFromOutside}). */
+        void markOutsideUse() {
+            StackReserve.forOperation();
+            lock();
+            use(null);
+            unlock();
+        }
+
         @Override
         public boolean onlyUsedBy(WorkerPool pool) {
             StackReserve.forOperation();

@@ -1,5 +1,6 @@
 /**
- * Networked channels in the JCSP.net model: nodes, links, a name server, net channel ends that are ordinary
- * channel inputs and outputs. Built by its own issue; this package is reserved for it.
+ * Networked channels in the JCSP.net model: a {@link dev.weft.net.Node} per JVM, one link per pair of nodes
+ * with every channel between them multiplexed over it, a name server, and net channel ends that are ordinary
+ * channel inputs and outputs, so a process does not know whether its channel is local or networked.
  */
 package dev.weft.net;

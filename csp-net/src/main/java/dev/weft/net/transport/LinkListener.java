@@ -1,0 +1,16 @@
+package dev.weft.net.transport;
+
+/**
+ * What the channel layer of a node hears from its transport. Both methods run on a network event loop:
+ * they must never block or run a fiber, only hand values over and wake parties.
+ */
+public interface LinkListener {
+    /** A channel-layer frame came in on {@code link}. */
+    void received(Link link, Frame frame);
+
+    /**
+     * {@code link} is gone for good (or could not be made): called once per link, after which it
+     * delivers nothing and sends nothing. {@code why} says what happened, for {@code LinkLostException}.
+     */
+    void lost(Link link, String why);
+}
