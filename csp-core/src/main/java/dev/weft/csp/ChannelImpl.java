@@ -532,6 +532,48 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
             received(me);
         }
 
+        /**
+         * Hands {@code value} to a waiting reader or puts it in the buffer, never waiting, from any thread; false
+         * if the buffer is full or the channel poisoned. Counts as a use from outside every scheduler.
+         */
+        boolean offer(T value) {
+            if (value == null) {
+                throw new NullPointerException("cannot write null to a channel");
+            }
+            if (buffer == null) {
+                throw new IllegalArgumentException("offer needs a buffered channel: " + ChannelImpl.this);
+            }
+            StackReserve.forOperation();
+            lock();
+            Object r;
+            try {
+                use(null);
+                if (poisoned()) {
+                    unlock();
+                    return false;
+                }
+                r = takeParty(in);
+                if (r instanceof Fiber) {
+                    Fiber f = (Fiber) r;
+                    f.transfer = value;
+                    unlock();
+                    f.wakeFromChannel();
+                    return true;
+                }
+                if (!buffer.hasSpace()) { // then no reader waits (r is null): a waiting reader means an empty buffer
+                    unlock();
+                    return false;
+                }
+                buffer.put(value);
+                unlock();
+            } catch (Throwable t) {
+                state &= ~LOCKED; // unlock() is the last call on each path: a failure left the lock held
+                throw t;
+            }
+            wakeClaimed(r);
+            return true;
+        }
+
         @Override
         public boolean ready(Selection.Registration me, List<Fiber> wake) {
             return poisoned() || (buffer != null && buffer.hasSpace()) || claimPartner(in, me.selection, wake);

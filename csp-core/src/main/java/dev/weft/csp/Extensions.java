@@ -19,4 +19,22 @@ public final class Extensions {
         }
         ((ChannelImpl<?>.End) end).markOutsideUse();
     }
+
+    /**
+     * Writes {@code value} without ever waiting, from any thread, even from a method that is not
+     * {@code @Pausable} on a carrier: a waiting reader takes it, or it goes in the buffer. Returns false, having
+     * written nothing, if the buffer is full or the channel poisoned. Counts as a use from outside (see
+     * {@link #usedFromOutside}).
+     *
+     * @throws IllegalArgumentException if {@code out} is not the output of a buffered channel made by
+     *                                  {@link Channel}
+     * @throws NullPointerException     if {@code value} is null
+     */
+    @SuppressWarnings("unchecked")
+    public static <T> boolean offer(ChannelOutput<T> out, T value) {
+        if (!(out instanceof ChannelImpl<?>.Out)) {
+            throw new IllegalArgumentException("not the output of a Weft channel: " + out);
+        }
+        return ((ChannelImpl<T>.Out) out).offer(value);
+    }
 }
