@@ -1,0 +1,210 @@
+package dev.weft.net;
+
+import dev.weft.net.transport.Frame;
+import dev.weft.net.transport.Link;
+import dev.weft.net.transport.LinkListener;
+import dev.weft.net.transport.Transport;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A node's net ends, by the ids the wire names them with, and the links each has used; it hears every frame
+ * of the channel layer and every lost link, on the event loops, and hands them to the end concerned.
+ */
+final class Endpoints implements LinkListener {
+    private final AtomicLong ids = new AtomicLong();
+    private final Map<Long, NetInput<?>> inputs = new ConcurrentHashMap<>();
+    private final Map<Long, Lane> lanes = new ConcurrentHashMap<>();
+    private final Map<Link, Set<LinkUser>> users = new ConcurrentHashMap<>();
+    private final Codec codec;
+    private volatile Transport transport;
+    private volatile NameService names;
+
+    Endpoints(Codec codec) {
+        this.codec = codec;
+    }
+
+    void start(Transport transport, NameService names) {
+        this.transport = transport;
+        this.names = names;
+    }
+
+    NodeAddress address() {
+        return transport.address();
+    }
+
+    long nextId() {
+        return ids.incrementAndGet();
+    }
+
+    Link link(NodeAddress peer) {
+        return transport.link(peer);
+    }
+
+    byte[] encode(Object value) {
+        return codec.encode(value);
+    }
+
+    <T> NetAltingInput<T> newInput(int capacity) {
+        NetAltingInput<T> in = new NetAltingInput<>(this, new NetChannelLocation(address(), nextId()), capacity);
+        inputs.put(in.location.id(), in);
+        return in;
+    }
+
+    <T> NetSharedInput<T> newSharedInput() {
+        NetSharedInput<T> in = new NetSharedInput<>(this, new NetChannelLocation(address(), nextId()));
+        inputs.put(in.location.id(), in);
+        return in;
+    }
+
+    <T> NetOutput<T> newOutput(NetChannelLocation target) {
+        return new NetOutput<>(this, target);
+    }
+
+    /** Drops an input that will not be used (its name could not be registered). */
+    void forget(NetInput<?> in) {
+        inputs.remove(in.location.id());
+    }
+
+    Lane newLane(NetOutput<?> owner) {
+        Lane lane = new Lane(nextId(), owner);
+        lanes.put(lane.id, lane);
+        return lane;
+    }
+
+    void forget(Lane lane) {
+        lanes.remove(lane.id);
+    }
+
+    /** Records that {@code user} uses {@code link}, so that it fails when the link is lost. */
+    void uses(Link link, LinkUser user) {
+        users.computeIfAbsent(link, l -> ConcurrentHashMap.newKeySet()).add(user);
+        if (link.isLost()) {
+            lost(link, "the link to " + link.peer() + " was lost"); // lost before the user was recorded
+        }
+    }
+
+    /** Every end of this node, failed with {@code e} (the node closes). */
+    void failAll(RuntimeException e) {
+        for (NetInput<?> in : inputs.values()) {
+            in.fail(e);
+        }
+        for (Set<LinkUser> s : users.values()) {
+            for (LinkUser u : s) {
+                if (u instanceof NetOutput) {
+                    ((NetOutput<?>) u).fail(e);
+                }
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------------- LinkListener, on event loops
+
+    @Override
+    public void received(Link link, Frame f) {
+        switch (f.type()) {
+            case Protocol.DATA: {
+                NetInput<?> in = inputs.get(f.channel());
+                if (in == null) {
+                    link.send(new Frame(Protocol.POISON_LANE, f.number(), Protocol.NO_SUCH_INPUT));
+                    return;
+                }
+                Object value;
+                try {
+                    value = codec.decode(f.payload());
+                } catch (RuntimeException e) {
+                    link.refuse("a value for " + in.location + " that this node's codec refuses: " + e.getMessage());
+                    return;
+                }
+                in.arrived(link, f.number(), value);
+                return;
+            }
+            case Protocol.ACK: {
+                Lane lane = lanes.get(f.channel());
+                if (lane != null) {
+                    lane.acknowledged();
+                }
+                return;
+            }
+            case Protocol.OPENED: {
+                Lane lane = lanes.get(f.channel());
+                if (lane != null && !lane.opened(f.number())) {
+                    link.refuse("an input on " + link.peer() + " said twice, or wrongly, that it is buffered");
+                }
+                return;
+            }
+            case Protocol.CREDIT: {
+                Lane lane = lanes.get(f.channel());
+                if (lane != null && !lane.credited(f.number())) {
+                    link.refuse("an input on " + link.peer() + " gave more credit than its capacity");
+                }
+                return;
+            }
+            case Protocol.POISON_INPUT: {
+                NetInput<?> in = inputs.get(f.channel());
+                if (in != null) {
+                    in.poisonedBy(link);
+                }
+                return;
+            }
+            case Protocol.POISON_LANE: {
+                Lane lane = lanes.get(f.channel());
+                if (lane != null) {
+                    lane.owner().fail(new dev.weft.csp.PoisonException(f.number() == Protocol.NO_SUCH_INPUT
+                            ? "there is no net input " + lane.owner().location() + " (never made, or its node forgot it)"
+                            : "the net channel " + lane.owner().location() + " was poisoned"));
+                }
+                return;
+            }
+            case Protocol.WITHDRAW: {
+                NetInput<?> in = inputs.get(f.channel());
+                if (in != null) {
+                    in.withdraw(link, f.number());
+                }
+                return;
+            }
+            case Protocol.REPLY: {
+                Lane lane = lanes.get(f.channel());
+                if (lane == null) {
+                    return; // its client was cancelled
+                }
+                Object value;
+                try {
+                    value = codec.decode(f.payload());
+                } catch (RuntimeException e) {
+                    link.refuse("a reply that this node's codec refuses: " + e.getMessage());
+                    return;
+                }
+                if (!lane.replied(value)) {
+                    link.refuse("a connection server on " + link.peer() + " replied to no request");
+                }
+                return;
+            }
+            default:
+                NameService n = names;
+                if (n == null || !n.received(link, f)) {
+                    link.refuse("unknown frame type " + f.type());
+                }
+        }
+    }
+
+    @Override
+    public void lost(Link link, String why) {
+        Set<LinkUser> s = users.remove(link);
+        NameService n = names;
+        if (n != null) {
+            n.lost(link, why);
+        }
+        if (s == null) {
+            return;
+        }
+        List<LinkUser> all = new ArrayList<>(s);
+        for (LinkUser u : all) {
+            u.linkLost(new LinkLostException(why));
+        }
+    }
+}

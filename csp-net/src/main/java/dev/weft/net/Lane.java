@@ -1,0 +1,210 @@
+package dev.weft.net;
+
+import dev.weft.csp.CancelledException;
+import dev.weft.csp.Channel;
+import dev.weft.csp.ChannelBuffer;
+import dev.weft.csp.Extensions;
+import dev.weft.csp.One2OneChannel;
+import dev.weft.csp.Pausable;
+import dev.weft.csp.PoisonException;
+import dev.weft.net.transport.Frame;
+import dev.weft.net.transport.Link;
+
+/**
+ * One writing party of a net output: one write (or one client transaction) at a time, named on the wire by
+ * its id. It holds the writer's side of the credit protocol ({@link Protocol}): how many values it may still
+ * send, and how many of those sent have been answered.
+ *
+ * <p>Answers arrive on a network event loop, which updates the state under this object's monitor and rings
+ * the doorbell: a channel with room for one token that overwrites, so ringing never blocks and a ring that
+ * comes between a check and the wait is not lost. A failure poisons the doorbell instead.
+ */
+final class Lane {
+    private static final Object RING = new Object();
+
+    final long id;
+    private final NetOutput<?> owner;
+    private final One2OneChannel<Object> doorbell = Channel.one2one(ChannelBuffer.overwritingOldest(1));
+
+    // Under this object's monitor.
+    private int credits = 1; // a first value may go before the input has said what it is
+    private int capacity = 1;
+    private boolean buffered;
+    private long sent;
+    private long answered;
+    private Object reply; // a connection's reply, until its client takes it
+    private boolean spent;
+
+    NetOutput<?> owner() {
+        return owner;
+    }
+
+    Lane(long id, NetOutput<?> owner) {
+        this.id = id;
+        this.owner = owner;
+        Extensions.usedFromOutside(doorbell.in()); // an event loop rings it: a waiting writer is never a deadlock
+    }
+
+    /**
+     * Sends {@code bytes} to input {@code inputId} over {@code link} once there is credit, and on a
+     * synchronous channel waits until the reader has taken it. A writer cancelled while it waits for that
+     * asks the input to withdraw the value and throws; the lane is then spent ({@link #isSpent()}).
+     */
+    @Pausable
+    void deliver(Link link, long inputId, byte[] bytes) {
+        for (;;) {
+            if (takeCredit()) {
+                break;
+            }
+            waitForRing();
+        }
+        long mine = sentCount();
+        link.send(new Frame(Protocol.DATA, inputId, id, bytes));
+        awaitAnswer(link, inputId, mine);
+    }
+
+    @Pausable
+    private void awaitAnswer(Link link, long inputId, long mine) {
+        try {
+            for (;;) {
+                if (answeredOrBuffered(mine)) {
+                    return;
+                }
+                waitForRing();
+            }
+        } catch (CancelledException e) {
+            spend();
+            link.send(new Frame(Protocol.WITHDRAW, inputId, id));
+            throw e;
+        }
+    }
+
+    /** After {@link #deliver} on a connection: waits for the server's reply. */
+    @Pausable
+    Object awaitReply() {
+        try {
+            for (;;) {
+                Object r = takeReply();
+                if (r != null) {
+                    return r;
+                }
+                waitForRing();
+            }
+        } catch (CancelledException e) {
+            spend(); // its reply may still come: this lane is never used again
+            throw e;
+        }
+    }
+
+    /** Waits for a ring; the output's failure poisons the doorbell, and is what a waiting writer throws. */
+    @Pausable
+    private void waitForRing() {
+        try {
+            doorbell.in().read();
+        } catch (PoisonException e) {
+            owner.checkFailure();
+            throw e;
+        }
+    }
+
+    private synchronized boolean takeCredit() {
+        owner.checkFailure();
+        if (credits == 0) {
+            return false;
+        }
+        credits--;
+        sent++;
+        return true;
+    }
+
+    private synchronized long sentCount() {
+        return sent;
+    }
+
+    private synchronized boolean answeredOrBuffered(long mine) {
+        if (answered >= mine || buffered) {
+            return true;
+        }
+        owner.checkFailure();
+        return false;
+    }
+
+    private synchronized Object takeReply() {
+        Object r = reply;
+        if (r != null) {
+            reply = null;
+            return r;
+        }
+        owner.checkFailure();
+        return null;
+    }
+
+    private synchronized void spend() {
+        spent = true;
+    }
+
+    /** Whether a cancelled party left this lane waiting for an answer it will never use. */
+    synchronized boolean isSpent() {
+        return spent;
+    }
+
+    // ------------------------------------------------------------------ answers, on an event loop
+
+    /** A synchronous value was read. */
+    void acknowledged() {
+        synchronized (this) {
+            answered++;
+            credits = 1;
+        }
+        ring();
+    }
+
+    /** The input is buffered: the first value is in its buffer, {@code capacity - 1} more may follow. */
+    boolean opened(long capacity) {
+        synchronized (this) {
+            if (buffered || capacity < 1 || capacity > Integer.MAX_VALUE) {
+                return false;
+            }
+            buffered = true;
+            this.capacity = (int) capacity;
+            answered++;
+            credits += this.capacity - 1;
+        }
+        ring();
+        return true;
+    }
+
+    /** {@code n} values were read from a buffered input: room for as many. False if that breaks the credit. */
+    boolean credited(long n) {
+        synchronized (this) {
+            if (!buffered || n < 1 || credits + n > capacity) {
+                return false;
+            }
+            credits += (int) n;
+        }
+        ring();
+        return true;
+    }
+
+    /** A connection server replied. False if no transaction was waiting for it. */
+    boolean replied(Object value) {
+        synchronized (this) {
+            if (reply != null) {
+                return false;
+            }
+            reply = value;
+        }
+        ring();
+        return true;
+    }
+
+    /** Wakes the party waiting on this lane, if any, to look at its state again. */
+    private void ring() {
+        Extensions.offer(doorbell.out(), RING);
+    }
+
+    /** The output has failed: wakes its waiting party, which throws the output's failure. From any thread. */
+    void failed() {
+        doorbell.in().poison();
+    }
+}

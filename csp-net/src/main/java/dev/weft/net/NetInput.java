@@ -1,0 +1,174 @@
+package dev.weft.net;
+
+import dev.weft.csp.ChannelInput;
+import dev.weft.csp.ChannelOutput;
+import dev.weft.csp.Extensions;
+import dev.weft.csp.Pausable;
+import dev.weft.csp.PoisonException;
+import dev.weft.net.transport.Frame;
+import dev.weft.net.transport.Link;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A net input: values that remote writers send arrive, on an event loop, in a local channel with an unbounded
+ * buffer, which the credit protocol bounds ({@link Protocol}); readers read that channel. A synchronous
+ * input answers a value when it is read, so its writer returns only then; a buffered one says it is buffered
+ * when the first value of a writer arrives, and gives credit back as values are read.
+ */
+abstract class NetInput<T> implements LinkUser {
+    final NetChannelLocation location;
+    private final Endpoints endpoints;
+    private final int capacity; // 0: synchronous
+    private final ChannelInput<Envelope> in;
+    private final ChannelOutput<Envelope> out;
+    /** Remote writers by link and lane; under this object's monitor. */
+    private final Map<Link, Map<Long, RemoteWriter>> writers = new HashMap<>();
+    private volatile RuntimeException failure;
+
+    NetInput(Endpoints endpoints, NetChannelLocation location, int capacity, ChannelInput<Envelope> in,
+             ChannelOutput<Envelope> out) {
+        this.endpoints = endpoints;
+        this.location = location;
+        this.capacity = capacity;
+        this.in = in;
+        this.out = out;
+        Extensions.usedFromOutside(in); // remote writers may still come: a waiting reader is never a deadlock
+    }
+
+    public NetChannelLocation location() {
+        return location;
+    }
+
+    @Pausable
+    @SuppressWarnings("unchecked")
+    public T read() {
+        return (T) take().value;
+    }
+
+    /** Reads the next value with the writer it came from, and answers that writer. */
+    @Pausable
+    Envelope take() {
+        for (;;) {
+            Envelope e;
+            try {
+                e = in.read();
+            } catch (PoisonException p) {
+                RuntimeException f = failure;
+                throw f != null ? Failures.fresh(f) : p;
+            }
+            if (claim(e)) {
+                RemoteWriter w = e.writer;
+                w.link.send(capacity == 0 ? new Frame(Protocol.ACK, w.lane, 0) : new Frame(Protocol.CREDIT, w.lane, 1));
+                return e;
+            }
+            // withdrawn by its cancelled writer: not delivered, read on
+        }
+    }
+
+    private synchronized boolean claim(Envelope e) {
+        if (e.withdrawn) {
+            return false;
+        }
+        e.taken = true;
+        RemoteWriter w = e.writer;
+        w.unread--;
+        if (w.last == e) {
+            w.last = null;
+        }
+        return true;
+    }
+
+    /** Poisons the channel: this end, and every remote writer that has written to it. */
+    public void poison() {
+        fail(new PoisonException("the net channel " + location + " was poisoned by its reader"));
+    }
+
+    // ------------------------------------------------------------------ from the network, on an event loop
+
+    /** {@code value} came from lane {@code lane} over {@code link}. */
+    void arrived(Link link, long lane, Object value) {
+        RemoteWriter w;
+        boolean first;
+        Envelope e;
+        synchronized (this) {
+            if (failure != null) {
+                link.send(new Frame(Protocol.POISON_LANE, lane, Protocol.POISONED));
+                return;
+            }
+            Map<Long, RemoteWriter> ofLink = writers.get(link);
+            if (ofLink == null) {
+                ofLink = new HashMap<>();
+                writers.put(link, ofLink);
+                endpoints.uses(link, this);
+            }
+            w = ofLink.get(lane);
+            if (w == null) {
+                w = new RemoteWriter(link, lane);
+                ofLink.put(lane, w);
+            }
+            if (w.unread >= Math.max(1, capacity)) {
+                link.refuse("writer " + lane + " on " + link.peer() + " sent more values to " + location
+                        + " than its credit (" + Math.max(1, capacity) + ")");
+                return;
+            }
+            w.unread++;
+            first = !w.opened;
+            w.opened = true;
+            e = new Envelope(value, w);
+            w.last = e;
+        }
+        if (!Extensions.offer(out, e)) {
+            return; // poisoned meanwhile (the buffer is unbounded): the poisoner told every writer
+        }
+        if (capacity > 0 && first) {
+            link.send(new Frame(Protocol.OPENED, lane, capacity));
+        }
+    }
+
+    /** A cancelled writer takes back its unread value; its lane is spent and writes no more. */
+    void withdraw(Link link, long lane) {
+        synchronized (this) {
+            Map<Long, RemoteWriter> ofLink = writers.get(link);
+            RemoteWriter w = ofLink == null ? null : ofLink.remove(lane);
+            if (w != null && w.last != null && !w.last.taken) {
+                w.last.withdrawn = true;
+            }
+        }
+    }
+
+    /** A remote writer poisoned the channel. */
+    void poisonedBy(Link link) {
+        fail(new PoisonException("the net channel " + location + " was poisoned by a writer on " + link.peer()));
+    }
+
+    @Override
+    public void linkLost(LinkLostException e) {
+        fail(e);
+    }
+
+    /** Fails this input for good with {@code e}: readers throw it; remote writers are told it is poisoned. */
+    void fail(RuntimeException e) {
+        List<RemoteWriter> toTell = new ArrayList<>();
+        synchronized (this) {
+            if (failure != null) {
+                return;
+            }
+            failure = e;
+            for (Map<Long, RemoteWriter> ofLink : writers.values()) {
+                toTell.addAll(ofLink.values());
+            }
+        }
+        in.poison();
+        for (RemoteWriter w : toTell) {
+            w.link.send(new Frame(Protocol.POISON_LANE, w.lane, Protocol.POISONED));
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "net input " + location;
+    }
+}

@@ -1,0 +1,47 @@
+package dev.weft.net;
+
+/**
+ * The channel layer's frame types (see {@link dev.weft.net.transport.Frame}). A writer is a {@link Lane}: one
+ * write (or one client transaction) at a time, named on the wire by its lane id on the writer's node.
+ *
+ * <pre>
+ * DATA           channel = input id,  number = lane id,  payload = the value      writer to input
+ * ACK            channel = lane id                                                 input to writer: a
+ *                                                                                  synchronous value was read
+ * OPENED         channel = lane id,   number = capacity                           input to writer: buffered,
+ *                                                                                  the first value is in the buffer
+ * CREDIT         channel = lane id,   number = values read                        input to writer: room again
+ * POISON_INPUT   channel = input id,  number = lane id                            writer poisons the channel
+ * POISON_LANE    channel = lane id,   number = NO_SUCH_INPUT or POISONED           input to writer
+ * WITHDRAW       channel = input id,  number = lane id                            a cancelled writer takes back
+ *                                                                                  its value if still unread
+ * REPLY          channel = lane id,   payload = the reply                         connection server to client
+ * NAME_*         channel = request id, payload = a {@link NameMessage}            name service
+ * </pre>
+ *
+ * Credits bound what a writer may have in flight: one value on a synchronous channel, capacity values on a
+ * buffered one (per writing lane). A peer that sends more than its credit breaks the protocol and its link
+ * is refused.
+ */
+final class Protocol {
+    static final byte DATA = 16;
+    static final byte ACK = 17;
+    static final byte OPENED = 18;
+    static final byte CREDIT = 19;
+    static final byte POISON_INPUT = 20;
+    static final byte POISON_LANE = 21;
+    static final byte WITHDRAW = 22;
+    static final byte REPLY = 23;
+    static final byte NAME_REGISTER = 32;
+    static final byte NAME_RESOLVE = 33;
+    static final byte NAME_ANSWER = 34;
+    static final byte NAME_FORGET = 35;
+
+    /** {@link #POISON_LANE}'s number: the input does not exist (never did, or its node has forgotten it). */
+    static final long NO_SUCH_INPUT = 1;
+    /** {@link #POISON_LANE}'s number: the input was poisoned. */
+    static final long POISONED = 2;
+
+    private Protocol() {
+    }
+}

@@ -1,0 +1,66 @@
+package dev.weft.net;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A node in a JVM of its own, for tests that need real processes: {@code ChildNode <nameServer> <role>}. It
+ * prints {@code ready} once set up, then plays its role until it is killed.
+ */
+public final class ChildNode {
+    private ChildNode() {
+    }
+
+    /** Plays {@code args[1]} against the name server at {@code args[0]}. */
+    public static void main(String[] args) throws Exception {
+        Node node = Node.builder().nameServer(NodeAddress.parse(args[0]))
+                .heartbeat(Duration.ofMillis(200), Duration.ofSeconds(2)).start();
+        switch (args[1]) {
+            case "victim": {
+                // takes writes to "victim.in" but never reads them; writes once to "parent.in"
+                node.net2one("victim.in");
+                node.<String>one2net("parent.in").write("from the victim");
+                System.out.println("ready");
+                System.out.flush();
+                Thread.currentThread().join(); // until killed
+                break;
+            }
+            case "echo": {
+                NetChannelInput<String> in = node.net2one("echo.in");
+                NetChannelOutput<String> out = node.one2net("echo.out");
+                System.out.println("ready");
+                System.out.flush();
+                for (;;) {
+                    out.write("echo: " + in.read());
+                }
+            }
+            default:
+                throw new IllegalArgumentException("unknown role " + args[1]);
+        }
+    }
+
+    /** Starts a child JVM playing {@code role}, and waits until it says it is ready. */
+    static Process start(NodeAddress nameServer, String role) throws IOException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(System.getProperty("java.home") + File.separator + "bin" + File.separator + "java");
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        cmd.add(ChildNode.class.getName());
+        cmd.add(nameServer.toString());
+        cmd.add(role);
+        Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+        String line = out.readLine();
+        if (!"ready".equals(line)) {
+            p.destroyForcibly();
+            throw new IOException("child node '" + role + "' did not start: said " + line);
+        }
+        return p;
+    }
+}

@@ -1,0 +1,106 @@
+package dev.weft.net;
+
+import dev.weft.csp.Fiber;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+
+/** Nodes on loopback for a test, closed together; and plain threads that block in net operations. */
+final class Nodes implements AutoCloseable {
+    private final List<Node> started = new ArrayList<>();
+    private final List<Thread> threads = new ArrayList<>();
+
+    Node start() {
+        return add(Node.start());
+    }
+
+    Node start(Node.Builder b) {
+        return add(b.start());
+    }
+
+    Node add(Node n) {
+        started.add(n);
+        return n;
+    }
+
+    /** Starts {@code body} on a plain thread; {@link Party#join()} returns its result or rethrows its failure. */
+    <T> Party<T> thread(String name, Callable<T> body) {
+        Party<T> p = new Party<>(name, body);
+        threads.add(p.thread);
+        p.thread.start();
+        return p;
+    }
+
+    @Override
+    public void close() {
+        for (Node n : started) {
+            n.close();
+        }
+        for (Thread t : threads) {
+            t.interrupt();
+        }
+    }
+
+    /** Waits until plain thread {@code t} blocks in a pausable operation (thread mode parks on its own fiber). */
+    static void awaitBlocked(Thread t) {
+        while (!(LockSupport.getBlocker(t) instanceof Fiber)) {
+            if (!t.isAlive()) {
+                throw new AssertionError(t.getName() + " ended instead of blocking");
+            }
+            if (Thread.currentThread().isInterrupted()) {
+                throw new AssertionError("interrupted (timed out?) while waiting for " + t.getName() + " to block");
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    /** A plain thread running a net operation. */
+    static final class Party<T> {
+        final Thread thread;
+        private final AtomicReference<Object> outcome = new AtomicReference<>();
+
+        Party(String name, Callable<T> body) {
+            thread = new Thread(() -> {
+                try {
+                    outcome.set(new Object[] {body.call()});
+                } catch (Throwable t) {
+                    outcome.set(t);
+                }
+            }, name);
+            thread.setDaemon(true);
+        }
+
+        boolean isDone() {
+            return outcome.get() != null;
+        }
+
+        void awaitBlocked() {
+            Nodes.awaitBlocked(thread);
+        }
+
+        @SuppressWarnings("unchecked")
+        T join() throws Exception {
+            thread.join();
+            Object o = outcome.get();
+            if (o instanceof Exception) {
+                throw (Exception) o;
+            }
+            if (o instanceof Error) {
+                throw (Error) o;
+            }
+            return (T) ((Object[]) o)[0];
+        }
+
+        /** The failure the party ended with (fails the test if it ended normally). */
+        Throwable failure() throws InterruptedException {
+            thread.join();
+            Object o = outcome.get();
+            if (!(o instanceof Throwable)) {
+                throw new AssertionError(thread.getName() + " ended normally, expected a failure");
+            }
+            return (Throwable) o;
+        }
+    }
+}
