@@ -1,0 +1,106 @@
+package dev.weft.bench.net;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.epoll.EpollSocketChannel;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import io.netty.handler.codec.LengthFieldPrepender;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * Two raw Netty endpoints in one JVM, a client and a server connected over loopback, framed as Weft's links
+ * frame: a 4-byte length, then a 17-byte header (type, channel, number) and the payload. Each side has an
+ * event loop of its own, as two Weft nodes do, with epoll where Netty has it (else NIO) and TCP_NODELAY.
+ */
+final class NettyLoopback implements AutoCloseable {
+    /** Bytes of the header after the length: type (1), channel (8), number (8); Weft's {@code Frame.HEADER_BYTES}. */
+    static final int HEADER_BYTES = 17;
+    /** The type byte Weft's channel layer gives a value (its {@code DATA} frame). */
+    static final byte DATA = 16;
+    private static final int MAX_FRAME = 16 << 20;
+
+    private final EventLoopGroup serverLoop;
+    private final EventLoopGroup clientLoop;
+    /** The server's end of the connection (the accepted channel). */
+    final Channel server;
+    /** The client's end of the connection. */
+    final Channel client;
+
+    /**
+     * Connects a client to a server, each with the length codec, then the handlers the suppliers make (after
+     * the codec, so they see one whole frame at a time, without its length).
+     */
+    NettyLoopback(Supplier<ChannelHandler[]> serverHandlers, Supplier<ChannelHandler[]> clientHandlers) {
+        IoHandlerFactory io = Epoll.isAvailable() ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+        Class<? extends ServerChannel> serverType = Epoll.isAvailable() ? EpollServerSocketChannel.class
+                : NioServerSocketChannel.class;
+        Class<? extends Channel> clientType = Epoll.isAvailable() ? EpollSocketChannel.class : NioSocketChannel.class;
+        serverLoop = new MultiThreadIoEventLoopGroup(1, io);
+        clientLoop = new MultiThreadIoEventLoopGroup(1, io);
+        try {
+            CompletableFuture<Channel> accepted = new CompletableFuture<>();
+            Channel listener = new ServerBootstrap().group(serverLoop).channel(serverType)
+                    .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childHandler(framed(serverHandlers, accepted))
+                    .bind("127.0.0.1", 0).syncUninterruptibly().channel();
+            client = new Bootstrap().group(clientLoop).channel(clientType)
+                    .option(ChannelOption.TCP_NODELAY, true)
+                    .handler(framed(clientHandlers, new CompletableFuture<>()))
+                    .connect(listener.localAddress()).syncUninterruptibly().channel();
+            server = accepted.get(10, TimeUnit.SECONDS);
+            listener.close().syncUninterruptibly(); // one connection is all it serves
+        } catch (Exception e) {
+            serverLoop.shutdownGracefully(0, 1, TimeUnit.SECONDS); // closes whatever was opened on them
+            clientLoop.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            throw new IllegalStateException("could not connect two Netty endpoints on loopback", e);
+        }
+    }
+
+    private static ChannelInitializer<Channel> framed(Supplier<ChannelHandler[]> handlers, CompletableFuture<Channel> made) {
+        return new ChannelInitializer<>() {
+            @Override
+            protected void initChannel(Channel ch) {
+                ch.pipeline().addLast(new LengthFieldBasedFrameDecoder(MAX_FRAME, 0, 4, 0, 4), new LengthFieldPrepender(4));
+                ch.pipeline().addLast(handlers.get());
+                made.complete(ch);
+            }
+        };
+    }
+
+    /** A DATA frame (without its length, which the prepender adds): header, then {@code payload}. */
+    static ByteBuf frame(ByteBufAllocator alloc, long channel, long number, byte[] payload) {
+        return alloc.buffer(HEADER_BYTES + payload.length)
+                .writeByte(DATA).writeLong(channel).writeLong(number).writeBytes(payload);
+    }
+
+    /** The number field of a frame that {@link #frame} made. */
+    static long number(ByteBuf frame) {
+        return frame.getLong(frame.readerIndex() + 9);
+    }
+
+    @Override
+    public void close() {
+        client.close().syncUninterruptibly();
+        server.close().syncUninterruptibly();
+        clientLoop.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        serverLoop.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+}
