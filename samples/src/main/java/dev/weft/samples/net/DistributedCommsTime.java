@@ -16,8 +16,8 @@ import java.time.Duration;
  * wired by name through a name server that this JVM runs. The processes are CommsTime's own: they do not
  * know their channels are networked. Each cycle is four communications, three of them across the network.
  *
- * <p>Run: {@code mvn -q -pl samples exec:exec -Dsample=dev.weft.samples.net.DistributedCommsTime
- * [-Dargs="cycles"]}. It starts the two other JVMs itself.
+ * <p>Run, after {@code mvn -q -B package -DskipTests}: {@code java -cp 'samples/target/classes:samples/target/lib/*'
+ * dev.weft.samples.net.DistributedCommsTime [cycles]}. It starts the two other JVMs itself.
  */
 public final class DistributedCommsTime {
     private DistributedCommsTime() {

@@ -19,8 +19,8 @@ import java.time.Duration;
  * primes in it, and send the count back on a buffered net channel; the farmer adds them up. Any number of
  * worker JVMs may join: each asks for work until the farmer says there is none left.
  *
- * <p>Run: {@code mvn -q -pl samples exec:exec -Dsample=dev.weft.samples.net.DistributedFarm
- * [-Dargs="limit workerJvms"]}. It starts the worker JVMs itself.
+ * <p>Run, after {@code mvn -q -B package -DskipTests}: {@code java -cp 'samples/target/classes:samples/target/lib/*'
+ * dev.weft.samples.net.DistributedFarm [limit workerJvms]}. It starts the worker JVMs itself.
  */
 public final class DistributedFarm {
     /** How many numbers a job covers. */
