@@ -49,8 +49,9 @@ public final class CommsTime {
         return elapsed[0] / (4.0 * cycles);
     }
 
+    /** Writes {@code first}, then copies {@code in} to {@code out}; on poison, poisons both. */
     @Pausable
-    static void prefix(int first, ChannelInput<Integer> in, ChannelOutput<Integer> out) {
+    public static void prefix(int first, ChannelInput<Integer> in, ChannelOutput<Integer> out) {
         try {
             out.write(first);
             for (;;) {
@@ -62,8 +63,9 @@ public final class CommsTime {
         }
     }
 
+    /** Copies each value of {@code in} to both outputs, in turn; on poison, poisons all three. */
     @Pausable
-    static void delta(ChannelInput<Integer> in, ChannelOutput<Integer> out0, ChannelOutput<Integer> out1) {
+    public static void delta(ChannelInput<Integer> in, ChannelOutput<Integer> out0, ChannelOutput<Integer> out1) {
         try {
             for (;;) {
                 Integer v = in.read();
@@ -77,8 +79,9 @@ public final class CommsTime {
         }
     }
 
+    /** Copies {@code in} to {@code out}, adding one; on poison, poisons both. */
     @Pausable
-    static void successor(ChannelInput<Integer> in, ChannelOutput<Integer> out) {
+    public static void successor(ChannelInput<Integer> in, ChannelOutput<Integer> out) {
         try {
             for (;;) {
                 out.write(in.read() + 1);
@@ -91,7 +94,7 @@ public final class CommsTime {
 
     /** Reads {@code cycles} values after a warm-up cycle, then poisons the ring; returns the time taken. */
     @Pausable
-    static long consume(ChannelInput<Integer> in, int cycles) {
+    public static long consume(ChannelInput<Integer> in, int cycles) {
         in.read();
         long start = System.nanoTime();
         for (int i = 0; i < cycles; i++) {

@@ -1,0 +1,132 @@
+package dev.weft.net;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.weft.net.transport.Frame;
+import dev.weft.net.transport.Link;
+import dev.weft.net.transport.LinkListener;
+import dev.weft.net.transport.Transport;
+import dev.weft.net.transport.TransportConfig;
+import java.io.ByteArrayOutputStream;
+import java.io.ObjectOutputStream;
+import java.io.Serializable;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A peer that speaks the transport correctly but breaks the channel protocol, or sends values the node does
+ * not allow: its link is refused, nothing is built from its bytes, and the node serves everyone else.
+ */
+@Timeout(30)
+class HostilePeerTest {
+    /** Built only if a hostile value were deserialised: construction has a side effect. */
+    public static final class Gadget implements Serializable {
+        private static final long serialVersionUID = 1L;
+        static final AtomicInteger BUILT = new AtomicInteger();
+        public int payload;
+
+        public Gadget() {
+            BUILT.incrementAndGet();
+        }
+
+        private Object readResolve() {
+            BUILT.incrementAndGet();
+            return this;
+        }
+    }
+
+    /** A transport without the channel layer, to send any frame. */
+    private static final class Hostile implements LinkListener, AutoCloseable {
+        final Transport transport = Transport.start(new TransportConfig("127.0.0.1", 0, null, null,
+                Duration.ofSeconds(1), Duration.ofSeconds(5), 16 << 20), this);
+        final CompletableFuture<String> lost = new CompletableFuture<>();
+
+        @Override
+        public void received(Link link, Frame frame) {
+        }
+
+        @Override
+        public void lost(Link link, String why) {
+            lost.complete(why);
+        }
+
+        @Override
+        public void close() {
+            transport.close();
+        }
+    }
+
+    private static void assertRefused(Node victim, Frame frame) throws Exception {
+        try (Hostile h = new Hostile()) {
+            Link link = h.transport.link(victim.address());
+            link.send(frame);
+            String why = h.lost.get(10, TimeUnit.SECONDS);
+            assertFalse(why.isEmpty());
+        }
+        // the victim goes on with everyone else
+        try (Node friend = Node.start()) {
+            NetChannelInput<String> in = victim.net2one(1);
+            friend.<String>one2net(in.location()).write("still serving");
+            assertEquals("still serving", in.read());
+        }
+    }
+
+    @Test
+    void aGadgetIsNeverBuiltWhateverTheBytes() throws Exception {
+        try (Node victim = Node.start()) {
+            NetChannelInput<Object> in = victim.net2one();
+            ByteArrayOutputStream javaSerialised = new ByteArrayOutputStream();
+            try (ObjectOutputStream o = new ObjectOutputStream(javaSerialised)) {
+                o.writeObject(new Gadget());
+            }
+            int before = Gadget.BUILT.get();
+            assertRefused(victim, new Frame((byte) 16, in.location().id(), 1, javaSerialised.toByteArray()));
+            // the gadget encoded by a codec that allows it, sent to a node that does not
+            byte[] kryoGadget = new KryoCodec(Gadget.class).encode(new Gadget());
+            before += 1; // the sender built one to encode
+            assertRefused(victim, new Frame((byte) 16, in.location().id(), 1, kryoGadget));
+            assertEquals(before, Gadget.BUILT.get());
+            assertFalse(in.pending());
+        }
+    }
+
+    @Test
+    void moreValuesThanTheCreditRefuseTheLink() throws Exception {
+        try (Node victim = Node.start()) {
+            NetChannelInput<Integer> in = victim.net2one(); // synchronous: one value in flight per writer
+            byte[] one = new KryoCodec().encode(1);
+            try (Hostile h = new Hostile()) {
+                Link link = h.transport.link(victim.address());
+                link.send(new Frame((byte) 16, in.location().id(), 7, one));
+                link.send(new Frame((byte) 16, in.location().id(), 7, one));
+                h.lost.get(10, TimeUnit.SECONDS); // the victim closed the link
+            }
+        }
+    }
+
+    @Test
+    void anUnknownFrameTypeRefusesTheLink() throws Exception {
+        try (Node victim = Node.start()) {
+            assertRefused(victim, new Frame((byte) 99, 1, 1));
+        }
+    }
+
+    @Test
+    void aValueForNoInputIsAnsweredNotRefused() throws Exception {
+        try (Node victim = Node.start(); Node writer = Node.start()) {
+            NetChannelOutput<String> out = writer.one2net(new NetChannelLocation(victim.address(), 424242));
+            try {
+                out.write("to nobody");
+                throw new AssertionError("a write to no input returned");
+            } catch (dev.weft.csp.PoisonException expected) {
+                assertTrue(expected.getMessage().contains("no net input"), expected.getMessage());
+            }
+        }
+    }
+}
