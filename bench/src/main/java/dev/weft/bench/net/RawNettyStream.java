@@ -50,12 +50,13 @@ public final class RawNettyStream implements AutoCloseable {
 
     /**
      * Streams {@code n} frames of {@code payloadBytes} of payload from the calling thread and returns once the
-     * server has counted them all; returns the server's running count of frames.
+     * server has counted them all; returns how many of them it counted.
      */
     public long send(int n, int payloadBytes) {
         Channel ch = loopback.client;
         writer = Thread.currentThread();
-        until += n;
+        long before = until;
+        until = before + n;
         byte[] payload = new byte[payloadBytes];
         for (int i = 0; i < n; i++) {
             while (!ch.isWritable()) {
@@ -63,7 +64,7 @@ public final class RawNettyStream implements AutoCloseable {
             }
             ch.writeAndFlush(NettyLoopback.frame(ch.alloc(), 1, i, payload), ch.voidPromise());
         }
-        return allIn.take();
+        return allIn.take() - before;
     }
 
     @Override
