@@ -12,6 +12,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.ServerChannel;
+import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerSocketChannel;
@@ -21,6 +22,7 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.handler.codec.LengthFieldPrepender;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -28,7 +30,8 @@ import java.util.function.Supplier;
 /**
  * Two raw Netty endpoints in one JVM, a client and a server connected over loopback, framed as Weft's links
  * frame: a 4-byte length, then a 17-byte header (type, channel, number) and the payload. Each side has an
- * event loop of its own, as two Weft nodes do, with epoll where Netty has it (else NIO) and TCP_NODELAY.
+ * event loop of its own (one daemon thread), as two Weft nodes do, with epoll where Netty has it (else NIO),
+ * TCP_NODELAY and the nodes' write-buffer water marks.
  */
 final class NettyLoopback implements AutoCloseable {
     /** Bytes of the header after the length: type (1), channel (8), number (8); Weft's {@code Frame.HEADER_BYTES}. */
@@ -36,6 +39,8 @@ final class NettyLoopback implements AutoCloseable {
     /** The type byte Weft's channel layer gives a value (its {@code DATA} frame). */
     static final byte DATA = 16;
     private static final int MAX_FRAME = 16 << 20;
+    /** A Weft node's write-buffer marks: a writer waits for the socket past the high one. */
+    private static final WriteBufferWaterMark WATER_MARKS = new WriteBufferWaterMark(64 * 1024, 256 * 1024);
 
     private final EventLoopGroup serverLoop;
     private final EventLoopGroup clientLoop;
@@ -53,16 +58,18 @@ final class NettyLoopback implements AutoCloseable {
         Class<? extends ServerChannel> serverType = Epoll.isAvailable() ? EpollServerSocketChannel.class
                 : NioServerSocketChannel.class;
         Class<? extends Channel> clientType = Epoll.isAvailable() ? EpollSocketChannel.class : NioSocketChannel.class;
-        serverLoop = new MultiThreadIoEventLoopGroup(1, io);
-        clientLoop = new MultiThreadIoEventLoopGroup(1, io);
+        serverLoop = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("raw-netty-server", true), io);
+        clientLoop = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("raw-netty-client", true), io);
         try {
             CompletableFuture<Channel> accepted = new CompletableFuture<>();
             Channel listener = new ServerBootstrap().group(serverLoop).channel(serverType)
                     .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARKS)
                     .childHandler(framed(serverHandlers, accepted))
                     .bind("127.0.0.1", 0).syncUninterruptibly().channel();
             client = new Bootstrap().group(clientLoop).channel(clientType)
                     .option(ChannelOption.TCP_NODELAY, true)
+                    .option(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARKS)
                     .handler(framed(clientHandlers, new CompletableFuture<>()))
                     .connect(listener.localAddress()).syncUninterruptibly().channel();
             server = accepted.get(10, TimeUnit.SECONDS);
