@@ -20,8 +20,8 @@ import java.nio.file.Path;
  * <pre>java -Xms3g -Xmx3g -XX:+UseSerialGC -cp bench/target/benchmarks.jar dev.weft.bench.harness.NetChannelMemory [COUNT]</pre>
  *
  * <p>COUNT defaults to 100,000. Results: bytes per input and per output as made, per channel (both ends, both
- * nodes) once used, the values that arrived as sent, and this JVM's open sockets before and after: equal
- * counts mean that every channel went over the one link already open.
+ * nodes) once used, the values that arrived as sent, and this JVM's open sockets before and after: no new
+ * socket means that every channel went over the one link already open.
  */
 public final class NetChannelMemory {
     private NetChannelMemory() {
@@ -37,9 +37,9 @@ public final class NetChannelMemory {
         Measure.result("netChannel.count", count);
         Measure.result("netChannel.delivered", m[4]);
         Measure.result("netChannel.sockets", m[5] + " before, " + m[6] + " after");
-        if (m[4] != count || m[5] != m[6]) {
-            throw new IllegalStateException(m[4] + " of " + count + " values arrived, over " + (m[6] - m[5])
-                    + " new sockets: the channels did not all work over one link");
+        if (m[4] != count || m[6] > m[5]) {
+            throw new IllegalStateException(m[4] + " of " + count + " values arrived, and the JVM had " + m[5]
+                    + " sockets before, " + m[6] + " after: the channels did not all work over the one link");
         }
     }
 

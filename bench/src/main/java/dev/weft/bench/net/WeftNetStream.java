@@ -29,6 +29,8 @@ public final class WeftNetStream implements AutoCloseable {
         this.fibers = fibers;
         in = readerNode.net2one(capacity);
         out = writerNode.one2net(in.location());
+        out.write(new byte[0]); // opens the link and the channel: no reader yet, so it returns once buffered
+        in.read();
     }
 
     /**
