@@ -29,7 +29,12 @@ public final class WeftNetStream implements AutoCloseable {
         this.fibers = fibers;
         in = readerNode.net2one(capacity);
         out = writerNode.one2net(in.location());
-        out.write(new byte[0]); // opens the link and the channel: no reader yet, so it returns once buffered
+        open();
+    }
+
+    /** Opens the link and the channel before any timing (a constructor may not block: the weaver says so). */
+    private void open() {
+        out.write(new byte[0]); // no reader yet: it returns once the value is buffered and the writer knows it
         in.read();
     }
 
