@@ -1,0 +1,117 @@
+package dev.weft.bench.net;
+
+import dev.weft.csp.Scheduler;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.LongSupplier;
+
+/**
+ * The net benchmarks' ratios, measured in turns: every peer is connected in this one JVM, and each round
+ * times every peer once, back to back, so a burst of load from elsewhere on the machine hits all of them alike.
+ * The figures are medians over the rounds, and each ratio is the median of the ratios within a round. It
+ * complements the JMH benchmarks ({@link NetPingPongBench}, {@link NetStreamBench}), whose peers run one after
+ * another, on a machine that is not quiet:
+ *
+ * <pre>java -cp bench/target/benchmarks.jar dev.weft.bench.net.NetRatios [ROUNDS]</pre>
+ *
+ * <p>It prints {@code RESULT key value} lines: ns per round trip ({@code netPingPong.PEER}), values per second
+ * ({@code netStream.SIZE.PEER}), how many times slower than raw Netty each peer is ({@code ...vsRawNetty}), and how
+ * many times faster than JCSP.net2 Weft's ping-pong is ({@code netPingPong.jcsp.vsWeft}).
+ */
+public final class NetRatios {
+    private static final int WARM_UP_ROUNDS = 10;
+    private static final int ROUND_TRIPS = 500;
+    private static final int VALUES = 20_000;
+
+    private NetRatios() {
+    }
+
+    /** Measures {@code args[0]} rounds (default 30) after the warm-up rounds. */
+    public static void main(String[] args) {
+        int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 30;
+        try (Scheduler s = Scheduler.singleThreaded();
+             WeftNetPingPong weft = new WeftNetPingPong(null); WeftNetPingPong weftFibers = new WeftNetPingPong(s);
+             RawNettyPingPong raw = new RawNettyPingPong(WeftNet.encodedBytes(WeftNetPingPong.VALUE), false);
+             RawNettyPingPong rawThreads = new RawNettyPingPong(WeftNet.encodedBytes(WeftNetPingPong.VALUE), true);
+             JcspNetPingPong jcsp = new JcspNetPingPong()) {
+            Map<String, LongSupplier> pingPong = new LinkedHashMap<>();
+            pingPong.put("weft", () -> weft.roundTrips(ROUND_TRIPS));
+            pingPong.put("weftFibers", () -> weftFibers.roundTrips(ROUND_TRIPS));
+            pingPong.put("rawNetty", () -> raw.roundTrips(ROUND_TRIPS));
+            pingPong.put("rawNettyThreads", () -> rawThreads.roundTrips(ROUND_TRIPS));
+            pingPong.put("jcsp", () -> jcsp.roundTrips(ROUND_TRIPS));
+            Map<String, double[]> ns = inTurns(pingPong, rounds, ROUND_TRIPS);
+            report("netPingPong", ns, false);
+            result("netPingPong.jcsp.vsWeft", medianRatio(ns.get("jcsp"), ns.get("weft")));
+        }
+        for (int size : new int[] {16, 1024}) {
+            byte[] value = new byte[size];
+            try (Scheduler f = Scheduler.singleThreaded(); WeftNetStream weft = new WeftNetStream(1024, null);
+                 WeftNetStream weftFibers = new WeftNetStream(1024, f); RawNettyStream raw = new RawNettyStream()) {
+                int frameBytes = WeftNet.encodedBytes(value);
+                Map<String, LongSupplier> stream = new LinkedHashMap<>();
+                stream.put("weft", () -> weft.send(VALUES, value) / size);
+                stream.put("weftFibers", () -> weftFibers.send(VALUES, value) / size);
+                stream.put("rawNetty", () -> raw.send(VALUES, frameBytes));
+                Map<String, double[]> perSecond = inTurns(stream, rounds, VALUES);
+                for (double[] a : perSecond.values()) {
+                    for (int i = 0; i < a.length; i++) {
+                        a[i] = 1e9 / a[i]; // ns per value to values per second
+                    }
+                }
+                report("netStream." + size, perSecond, true);
+            }
+        }
+    }
+
+    /** Times each peer once a round, {@code ops} operations each; returns ns per operation, by peer and round. */
+    private static Map<String, double[]> inTurns(Map<String, LongSupplier> peers, int rounds, int ops) {
+        Map<String, double[]> ns = new LinkedHashMap<>();
+        peers.keySet().forEach(p -> ns.put(p, new double[rounds]));
+        for (int r = -WARM_UP_ROUNDS; r < rounds; r++) {
+            for (Map.Entry<String, LongSupplier> p : peers.entrySet()) {
+                long start = System.nanoTime();
+                long done = p.getValue().getAsLong();
+                long time = System.nanoTime() - start;
+                if (done != ops) {
+                    throw new IllegalStateException(p.getKey() + ": " + done + " of " + ops + " operations completed");
+                }
+                if (r >= 0) {
+                    ns.get(p.getKey())[r] = (double) time / ops;
+                }
+            }
+        }
+        return ns;
+    }
+
+    private static void report(String prefix, Map<String, double[]> figures, boolean higherIsBetter) {
+        double[] raw = figures.get("rawNetty");
+        for (Map.Entry<String, double[]> e : figures.entrySet()) {
+            result(prefix + "." + e.getKey(), median(e.getValue()));
+            if (e.getValue() != raw) {
+                result(prefix + "." + e.getKey() + ".vsRawNetty",
+                        higherIsBetter ? medianRatio(raw, e.getValue()) : medianRatio(e.getValue(), raw));
+            }
+        }
+    }
+
+    /** The median over rounds of {@code a[r] / b[r]}: how many times b's figure a's is, round by round. */
+    private static double medianRatio(double[] a, double[] b) {
+        double[] r = new double[a.length];
+        for (int i = 0; i < a.length; i++) {
+            r[i] = a[i] / b[i];
+        }
+        return median(r);
+    }
+
+    private static double median(double[] a) {
+        double[] s = a.clone();
+        Arrays.sort(s);
+        return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+    }
+
+    private static void result(String key, double value) {
+        System.out.println("RESULT " + key + " " + (value >= 100 ? String.format("%.0f", value) : String.format("%.2f", value)));
+    }
+}
