@@ -1,5 +1,6 @@
 package dev.weft.bench.net;
 
+import dev.weft.net.transport.Frame;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
@@ -34,10 +35,10 @@ import java.util.function.Supplier;
  * TCP_NODELAY and the nodes' write-buffer water marks.
  */
 final class NettyLoopback implements AutoCloseable {
-    /** Bytes of the header after the length: type (1), channel (8), number (8); Weft's {@code Frame.HEADER_BYTES}. */
-    static final int HEADER_BYTES = 17;
-    /** The type byte Weft's channel layer gives a value (its {@code DATA} frame). */
-    static final byte DATA = 16;
+    /** Bytes of the header after the length: type (1), channel (8), number (8), as in Weft's frames. */
+    static final int HEADER_BYTES = Frame.HEADER_BYTES;
+    /** The type byte of a frame that carries a value, as Weft's channel layer numbers it (its first type). */
+    static final byte DATA = Frame.FIRST_CHANNEL_TYPE;
     private static final int MAX_FRAME = 16 << 20;
     /** A Weft node's write-buffer marks: a writer waits for the socket past the high one. */
     private static final WriteBufferWaterMark WATER_MARKS = new WriteBufferWaterMark(64 * 1024, 256 * 1024);
