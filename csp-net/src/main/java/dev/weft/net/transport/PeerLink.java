@@ -88,10 +88,11 @@ final class PeerLink extends QueuedLink {
      * the link {@code peerLink}. Queued frames go out.
      */
     void up(Connection c, long peerIncarnation, long peerLink) {
-        if (dial != null && dial != c) {
-            dial.close(null); // the peer's connection won a simultaneous connect: ours was never used
+        Connection ours = dial;
+        dial = null; // first: closing it may report its end at once, which must not lose the link
+        if (ours != null && ours != c) {
+            ours.close(null); // the peer's connection won a simultaneous connect: ours was never used
         }
-        dial = null;
         this.peerIncarnation = peerIncarnation;
         this.peerLink = peerLink;
         connection = c;
