@@ -38,6 +38,11 @@ final class RawPeer implements AutoCloseable {
         return new RawPeer(new Socket(to.host(), to.port()));
     }
 
+    /** The next connection a node makes to {@code server}. */
+    static RawPeer accept(java.net.ServerSocket server) throws IOException {
+        return new RawPeer(server.accept());
+    }
+
     /** A hello payload: magic, version, flags, incarnation, link id, nonce, port, host. */
     static byte[] hello(NodeAddress as, int version, boolean secret, long incarnation, long link) {
         byte[] host = as.host().getBytes(StandardCharsets.UTF_8);
