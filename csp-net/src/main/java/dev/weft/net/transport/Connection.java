@@ -184,7 +184,9 @@ final class Connection extends ChannelInboundHandlerAdapter {
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         Throwable c = cause instanceof DecoderException && cause.getCause() != null ? cause.getCause() : cause;
         if (c instanceof TooLongFrameException) {
-            refuse(who() + " sent a frame longer than maxFrameBytes " + links.config.maxFrameBytes());
+            // Before a handshake, a TLS record read as a length prefix looks like this.
+            String hint = state != State.UP && links.clientTls == null ? " (does it use TLS?)" : "";
+            refuse(who() + " sent a frame longer than maxFrameBytes " + links.config.maxFrameBytes() + hint);
         } else if (c instanceof CorruptedFrameException) {
             refuse(who() + " " + c.getMessage());
         } else if (c instanceof SSLException) {
