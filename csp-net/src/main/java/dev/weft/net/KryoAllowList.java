@@ -101,6 +101,12 @@ final class KryoAllowList {
         if (refusal != null) {
             throw new IllegalArgumentException("cannot allow " + type.getName() + ": " + refusal);
         }
+        int id = idOf(type.getName());
+        Registration taken = kryo.getRegistration(id);
+        if (taken != null) {
+            throw new IllegalArgumentException("cannot allow both " + taken.getType().getName() + " and "
+                    + type.getName() + ": their names hash to the same wire id " + id + "; rename one");
+        }
         Serializer<?> serializer;
         try {
             serializer = Collection.class.isAssignableFrom(type) ? new KryoCollectionSerializer()
@@ -118,12 +124,6 @@ final class KryoAllowList {
         if (builtByConstructor && !hasNoArgConstructor(type)) {
             throw new IllegalArgumentException("cannot allow " + type.getName() + ": a plain class, collection or"
                     + " map needs a no-argument constructor (Kryo builds it so, then fills it); use a record");
-        }
-        int id = idOf(type.getName());
-        Registration taken = kryo.getRegistration(id);
-        if (taken != null) {
-            throw new IllegalArgumentException("cannot allow both " + taken.getType().getName() + " and "
-                    + type.getName() + ": their names hash to the same wire id " + id + "; rename one");
         }
         kryo.register(type, serializer, id);
     }

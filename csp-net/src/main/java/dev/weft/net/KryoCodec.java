@@ -94,13 +94,15 @@ public final class KryoCodec implements Codec {
         }
     }
 
-    /** The root cause says what went wrong; Kryo's wrappers around it say only where. */
+    /** The root cause's first line says what went wrong; Kryo's wrappers and trace say where (the cause keeps them). */
     private static String innermostMessage(Throwable e) {
         Throwable root = e;
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();
         }
-        return root.getMessage() != null ? root.getMessage() : root.toString();
+        String message = root.getMessage() != null ? root.getMessage() : root.toString();
+        int newline = message.indexOf('\n');
+        return newline < 0 ? message : message.substring(0, newline);
     }
 
     /** What one thread needs to encode or decode: a Kryo and its buffers, reused. */
