@@ -59,13 +59,12 @@ public final class KryoCodec implements Codec {
         Session session = sessions.obtain();
         try {
             session.kryo.writeClassAndObject(session.output, value);
-            byte[] bytes = session.output.toBytes();
-            session.reset();
-            sessions.free(session);
-            return bytes;
-        } catch (RuntimeException e) { // the session may be mid-graph: it is dropped, not pooled
+            return session.output.toBytes();
+        } catch (RuntimeException e) {
             throw new IllegalArgumentException("cannot encode " + (value == null ? "null" : value.getClass().getName())
                     + ": " + innermostMessage(e), e);
+        } finally {
+            release(session);
         }
     }
 
@@ -85,13 +84,22 @@ public final class KryoCodec implements Codec {
             if (left != 0) {
                 throw new KryoException(left + " bytes after the value");
             }
-            session.reset();
-            sessions.free(session);
             return value;
         } catch (RuntimeException e) {
             throw new IllegalArgumentException("refused " + (bytes == null ? "null" : bytes.length + " bytes")
                     + ": " + innermostMessage(e), e);
+        } finally {
+            release(session);
         }
+    }
+
+    /**
+     * Back to the pool, even after a failure: Kryo unwinds its depth and graph state in finally blocks, and
+     * nothing else in a session outlives a call (no references, no generics, no class names).
+     */
+    private void release(Session session) {
+        session.reset();
+        sessions.free(session);
     }
 
     /** The root cause's first line says what went wrong; Kryo's wrappers and trace say where (the cause keeps them). */
