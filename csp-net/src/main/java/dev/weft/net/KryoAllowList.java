@@ -26,7 +26,7 @@ import java.util.Map;
  * neither on the order of {@code allow} nor on what else a node allows.
  */
 final class KryoAllowList {
-    /** How deep a value may nest, counting each object, collection and element level. */
+    /** How deep a value may nest: a record in a list in a record is three levels. */
     static final int MAX_DEPTH = 256;
     private static final int FIRST_BUILT_IN_ID = 16;
     /** Allowed always, besides Kryo's own, with ids from 16 in this order: wire format, so append only. */
@@ -51,8 +51,9 @@ final class KryoAllowList {
     }
 
     /**
-     * The wire id of a given class: 32-bit FNV-1a of its name, reduced to the hashed range. Stable across
-     * JVMs and versions, unlike {@link String#hashCode()} which is stable too but clusters similar names.
+     * The wire id of a given class: the top 26 bits of the 32-bit FNV-1a hash of its name, in the hashed
+     * range. A fixed function of the name, so the same in every JVM, and better spread than
+     * {@link String#hashCode()} over names that differ in a character or two.
      */
     static int idOf(String className) {
         int hash = 0x811c9dc5;
@@ -77,7 +78,7 @@ final class KryoAllowList {
         };
         kryo.setRegistrationRequired(true);
         kryo.setReferences(false);
-        kryo.setOptimizedGenerics(false); // our collections send each element's class; nothing else is generic
+        kryo.setOptimizedGenerics(false); // no generics stack to outlive a call; our collections send classes anyway
         kryo.setMaxDepth(MAX_DEPTH);
         for (int i = 0; i < BUILT_IN.size(); i++) {
             Class<?> type = BUILT_IN.get(i);

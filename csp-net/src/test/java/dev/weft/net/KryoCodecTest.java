@@ -11,6 +11,9 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.lang.reflect.Proxy;
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.time.LocalDate;
 import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -202,6 +205,16 @@ class KryoCodecTest {
         Account accountBack = (Account) roundTrip(codec, account);
         assertEquals(account, accountBack);
         assertEquals(List.of(1, 2, 3), new ArrayList<>((TreeSet<?>) accountBack.history.get(0)));
+    }
+
+    @Test
+    @Timeout(10)
+    void valueTypesOfTheJdkThatKryoKnowsCanBeAllowed() {
+        KryoCodec codec = new KryoCodec(BigDecimal.class, Instant.class, LocalDate.class);
+        for (Object value : List.of(new BigDecimal("-12345678901234567890.000001"), Instant.ofEpochSecond(1, 2),
+                LocalDate.of(2024, 2, 29))) {
+            assertEquals(value, roundTrip(codec, value));
+        }
     }
 
     @Test
