@@ -1,0 +1,138 @@
+package dev.weft.net.transport;
+
+import dev.weft.net.NodeAddress;
+import io.netty.channel.Channel;
+
+/**
+ * The link to another node. It keeps its identity while connections come and go during its making: its own
+ * dial, and in a simultaneous connect the peer's, of which the handshake keeps exactly one. Frames queued
+ * before then go out on the connection kept, after the handshake. Fields without {@code volatile} belong to
+ * the event loop.
+ */
+final class PeerLink extends QueuedLink {
+    /** This node's id for the link, unique in this run of the node: tells the peer a redial from a new link. */
+    final long id;
+    private final Links links;
+    private volatile Connection connection;
+    private Connection dial;
+    private boolean dialling;
+    private long peerIncarnation;
+    private long peerLink;
+    /** Drains that wrote frames, and frames they wrote (only the loop writes them; tests read them). */
+    private volatile long flushes;
+    private volatile long framesWritten;
+
+    PeerLink(Links links, NodeAddress peer, long id, boolean dialling) {
+        super(peer, links.loop, links.listener, links.config.maxFrameBytes());
+        this.links = links;
+        this.id = id;
+        this.dialling = dialling;
+    }
+
+    @Override
+    boolean ready() {
+        return connection != null;
+    }
+
+    @Override
+    void write(Frame frame) {
+        Channel ch = connection.channel();
+        ch.write(frame, ch.voidPromise());
+    }
+
+    @Override
+    void flush(int frames) {
+        connection.channel().flush();
+        flushes++;
+        framesWritten += frames;
+    }
+
+    @Override
+    void release(String toPeer) {
+        links.forget(this);
+        if (dial != null) {
+            dial.close(toPeer);
+        }
+        if (connection != null && connection != dial) {
+            connection.close(toPeer);
+        }
+    }
+
+    /** Whether a connection has been kept for the link. */
+    boolean isUp() {
+        return connection != null;
+    }
+
+    /** Whether the link still counts on a connection it dials itself (in a simultaneous connect, the rule decides). */
+    boolean isDialling() {
+        return dialling && connection == null;
+    }
+
+    /** The peer's incarnation, once up. */
+    long peerIncarnation() {
+        return peerIncarnation;
+    }
+
+    /** The peer's id for the link, once up. */
+    long peerLink() {
+        return peerLink;
+    }
+
+    /** {@code c} is the connection this link dials. */
+    void dialled(Connection c) {
+        dial = c;
+    }
+
+    /**
+     * The handshake kept {@code c} for this link: the peer at its other end has {@code peerIncarnation} and calls
+     * the link {@code peerLink}. Queued frames go out.
+     */
+    void up(Connection c, long peerIncarnation, long peerLink) {
+        Connection ours = dial;
+        dial = null; // first: closing it may report its end at once, which must not lose the link
+        if (ours != null && ours != c) {
+            ours.close(null); // the peer's connection won a simultaneous connect: ours was never used
+        }
+        this.peerIncarnation = peerIncarnation;
+        this.peerLink = peerLink;
+        connection = c;
+        scheduleDrain();
+    }
+
+    /** The peer keeps another connection for this link (a simultaneous connect): wait for that one. */
+    void redundant(Connection c) {
+        if (c == dial) {
+            dial = null;
+            dialling = false;
+        }
+    }
+
+    /** Connection {@code c} ended: the link is lost if it was counting on it. */
+    void ended(Connection c, String why) {
+        if (c == connection || c == dial) {
+            lose(why, null);
+        }
+    }
+
+    long flushes() {
+        return flushes;
+    }
+
+    long framesWritten() {
+        return framesWritten;
+    }
+
+    /** Bytes written to the connection but not yet to its socket (0 before the link is up; on the loop). */
+    long pendingWriteBytes() {
+        Connection c = connection;
+        if (c == null || c.channel().unsafe().outboundBuffer() == null) {
+            return 0;
+        }
+        return c.channel().unsafe().outboundBuffer().totalPendingWriteBytes();
+    }
+
+    /** The connection kept for the link, or null (for tests). */
+    Connection connection() {
+        return connection;
+    }
+}

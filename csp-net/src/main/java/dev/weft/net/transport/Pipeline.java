@@ -1,0 +1,47 @@
+package dev.weft.net.transport;
+
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelPipeline;
+import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import io.netty.handler.codec.LengthFieldPrepender;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.timeout.IdleStateHandler;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The handlers of a connection, from the socket up: TLS if configured, the 4-byte length prefix, frames,
+ * heartbeat timers, backpressure and the {@link Connection} itself.
+ */
+final class Pipeline extends ChannelInitializer<Channel> {
+    private static final int LENGTH_BYTES = 4;
+    private final Links links;
+    private final SslContext tls;
+    private final Connection dialled;
+
+    /**
+     * @param tls     the TLS context for this side (client when dialling), or null for plain TCP
+     * @param dialled the connection for an outgoing channel, or null to make one for each accepted channel
+     */
+    Pipeline(Links links, SslContext tls, Connection dialled) {
+        this.links = links;
+        this.tls = tls;
+        this.dialled = dialled;
+    }
+
+    @Override
+    protected void initChannel(Channel ch) {
+        ChannelPipeline p = ch.pipeline();
+        if (tls != null) {
+            p.addLast(dialled == null ? tls.newHandler(ch.alloc())
+                    : tls.newHandler(ch.alloc(), dialled.dialledPeer().host(), dialled.dialledPeer().port()));
+        }
+        TransportConfig c = links.config;
+        p.addLast(new LengthFieldBasedFrameDecoder(LENGTH_BYTES + c.maxFrameBytes(), 0, LENGTH_BYTES, 0, LENGTH_BYTES),
+                new LengthFieldPrepender(LENGTH_BYTES),
+                new FrameCodec(),
+                new IdleStateHandler(c.heartbeatTimeout().toMillis(), c.heartbeatInterval().toMillis(), 0, TimeUnit.MILLISECONDS),
+                Backpressure.INSTANCE,
+                dialled == null ? new Connection(links, null) : dialled);
+    }
+}

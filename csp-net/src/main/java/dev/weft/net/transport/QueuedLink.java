@@ -1,0 +1,154 @@
+package dev.weft.net.transport;
+
+import dev.weft.net.NodeAddress;
+import io.netty.channel.EventLoop;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * What every link shares: any thread queues frames without a lock, and at most one drain at a time, on the
+ * node's event loop, takes everything queued so far (a network link writes it all and flushes once); and the
+ * link is lost once, after which it sends and delivers nothing.
+ */
+abstract class QueuedLink implements Link {
+    private static final System.Logger LOG = System.getLogger(Transport.class.getName());
+    private final NodeAddress peer;
+    final EventLoop loop;
+    private final LinkListener listener;
+    private final int maxFrameBytes;
+    private final Queue<Frame> queue = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean drainScheduled = new AtomicBoolean();
+    private final AtomicBoolean lost = new AtomicBoolean();
+
+    QueuedLink(NodeAddress peer, EventLoop loop, LinkListener listener, int maxFrameBytes) {
+        this.peer = peer;
+        this.loop = loop;
+        this.listener = listener;
+        this.maxFrameBytes = maxFrameBytes;
+    }
+
+    /** Whether queued frames can go out now (a network link: once its handshake is done). */
+    abstract boolean ready();
+
+    /** Sends one drained frame (on the loop). */
+    abstract void write(Frame frame);
+
+    /** Ends a drain that wrote {@code frames} frames (on the loop). */
+    abstract void flush(int frames);
+
+    /** Releases what the link holds once it is lost, telling the peer {@code toPeer} if not null (on the loop). */
+    abstract void release(String toPeer);
+
+    @Override
+    public final NodeAddress peer() {
+        return peer;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * @throws IllegalArgumentException if the frame's type belongs to the transport (below 16) or the frame is
+     *                                  longer than the node's {@code maxFrameBytes}
+     */
+    @Override
+    public final void send(Frame frame) {
+        if (frame.type() < Frame.FIRST_CHANNEL_TYPE) {
+            throw new IllegalArgumentException("frame type " + frame.type() + " belongs to the transport; the channel layer's types are "
+                    + Frame.FIRST_CHANNEL_TYPE + " to 127");
+        }
+        if (Frame.HEADER_BYTES + frame.payload().length > maxFrameBytes) {
+            throw new IllegalArgumentException("a frame of " + (Frame.HEADER_BYTES + frame.payload().length)
+                    + " bytes is longer than maxFrameBytes " + maxFrameBytes);
+        }
+        if (lost.get()) {
+            return;
+        }
+        queue.add(frame);
+        if (lost.get()) {
+            queue.clear(); // lost while we queued: the loss may have emptied the queue before our frame went in
+            return;
+        }
+        scheduleDrain();
+    }
+
+    /** Schedules a drain unless one is pending or the link is not ready. */
+    final void scheduleDrain() {
+        if (ready() && !queue.isEmpty() && drainScheduled.compareAndSet(false, true)) {
+            try {
+                loop.execute(this::drain);
+            } catch (RejectedExecutionException e) {
+                drainScheduled.set(false); // the node is closed: the link is lost, or about to be
+            }
+        }
+    }
+
+    private void drain() {
+        drainScheduled.set(false); // before taking frames: one queued from now on schedules the next drain
+        int frames = 0;
+        for (Frame f; !lost.get() && (f = queue.poll()) != null; frames++) {
+            write(f);
+        }
+        if (frames > 0) {
+            flush(frames);
+        }
+    }
+
+    /** Hands a frame from the peer to the listener, unless the link is lost (on the loop). */
+    final void deliver(Frame frame) {
+        if (lost.get()) {
+            return;
+        }
+        try {
+            listener.received(this, frame);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "the listener failed on a frame from " + peer, e);
+            refuse("the channel layer failed on a frame: " + e);
+        }
+    }
+
+    /**
+     * Loses the link, once: drops what is queued, then on the loop releases it and tells the listener.
+     *
+     * @param toPeer what to tell the peer in a goodbye ("" when this node closes), or null to tell it nothing
+     */
+    final void lose(String why, String toPeer) {
+        if (!lost.compareAndSet(false, true)) {
+            return;
+        }
+        queue.clear();
+        Runnable end = () -> {
+            release(toPeer);
+            try {
+                listener.lost(this, why);
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "the listener failed on losing the link to " + peer, e);
+            }
+        };
+        if (loop.inEventLoop()) {
+            end.run();
+        } else {
+            try {
+                loop.execute(end);
+            } catch (RejectedExecutionException e) {
+                // The node closed and its loop is gone: it lost every link it knew before that.
+            }
+        }
+    }
+
+    @Override
+    public final void refuse(String why) {
+        lose(why, why);
+    }
+
+    @Override
+    public final boolean isLost() {
+        return lost.get();
+    }
+
+    @Override
+    public String toString() {
+        return getClass().getSimpleName() + "[" + peer + (isLost() ? ", lost]" : "]");
+    }
+}

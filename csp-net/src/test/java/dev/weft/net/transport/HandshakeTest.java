@@ -1,0 +1,190 @@
+package dev.weft.net.transport;
+
+import static dev.weft.net.transport.Nodes.config;
+import static dev.weft.net.transport.Nodes.frame;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.weft.net.NodeAddress;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The handshake on the wire, spoken by a hand-written peer: what a node accepts, what it refuses, and restarts. */
+class HandshakeTest {
+    private static final NodeAddress RAW = new NodeAddress(Nodes.HOST, 40001);
+
+    @Test
+    @Timeout(20)
+    void aValidHandshakeOpensALinkBothWays() throws Exception {
+        Recorder r = new Recorder();
+        try (Transport node = Transport.start(config(), r); RawPeer raw = RawPeer.connect(node.address())) {
+            long nodeLinkId = raw.handshake(RAW, 11, 5);
+            assertNotEquals(0, nodeLinkId);
+            raw.writeFrame(16, 9, 1, new byte[] {1, 2, 3});
+            Recorder.Received got = r.next();
+            assertEquals(RAW, got.link().peer());
+            assertEquals(9, got.frame().channel());
+            assertSame(got.link(), node.link(RAW), "the node's one link to the raw peer");
+            got.link().send(new Frame((byte) 17, 4, 2));
+            Frame back = raw.readNonPing();
+            assertEquals(17, back.type());
+            assertEquals(4, back.channel());
+            r.assertContract();
+        }
+    }
+
+    @Test
+    @Timeout(20)
+    void theDiallersHelloNamesItAndItsQueuedFramesFollowTheAccept() throws Exception {
+        Recorder r = new Recorder();
+        try (ServerSocket server = new ServerSocket(0, 10, InetAddress.getByName(Nodes.HOST));
+             Transport node = Transport.start(config(), r)) {
+            NodeAddress rawAddress = new NodeAddress(Nodes.HOST, server.getLocalPort());
+            Link link = node.link(rawAddress);
+            for (int i = 0; i < 10; i++) {
+                link.send(frame(i));
+            }
+            try (RawPeer raw = RawPeer.accept(server)) {
+                ByteBuffer hello = ByteBuffer.wrap(raw.readHello());
+                hello.position(7);
+                long incarnation = hello.getLong();
+                long linkId = hello.getLong();
+                hello.position(hello.position() + 16);
+                int port = Short.toUnsignedInt(hello.getShort());
+                String host = StandardCharsets.UTF_8.decode(hello).toString();
+                assertEquals(node.address(), new NodeAddress(host, port), "the hello carries the node's listening address");
+                assertNotEquals(0, incarnation);
+                assertNotEquals(0, linkId, "a dialler names its link");
+                raw.writeFrame(0, 0, 0, RawPeer.hello(rawAddress, 1, false, 77, 0));
+                raw.writeFrame(2, 0, 123, new byte[0]);
+                for (int i = 0; i < 10; i++) {
+                    assertEquals(i, raw.readNonPing().number(), "queued frames go out after the handshake, in order");
+                }
+                raw.writeFrame(16, 0, 99, new byte[0]);
+                Recorder.Received got = r.next();
+                assertSame(link, got.link());
+                assertEquals(99, got.frame().number());
+            }
+        }
+    }
+
+    @Test
+    @Timeout(20)
+    void aWrongMagicAWrongVersionOrAChannelFrameFirstClosesTheConnectionAndDeliversNothing() throws Exception {
+        Recorder r = new Recorder();
+        try (Transport node = Transport.start(config(), r)) {
+            byte[] wrongMagic = RawPeer.hello(RAW, 1, false, 1, 1);
+            wrongMagic[3] = 'X';
+            byte[][] firstFrames = {wrongMagic, RawPeer.hello(RAW, 2, false, 1, 1)};
+            for (byte[] hello : firstFrames) {
+                try (RawPeer raw = RawPeer.connect(node.address())) {
+                    raw.writeFrame(0, 0, 0, hello);
+                    raw.writeFrame(16, 0, 0, new byte[0]);
+                    assertTrue(raw.awaitClosed());
+                }
+            }
+            try (RawPeer raw = RawPeer.connect(node.address())) {
+                raw.writeFrame(16, 0, 0, RawPeer.hello(RAW, 1, false, 1, 1));
+                assertTrue(raw.awaitClosed());
+            }
+            try (RawPeer raw = RawPeer.connect(node.address())) {
+                raw.writeFrame(0, 0, 0, Arrays.copyOf(RawPeer.hello(RAW, 1, false, 1, 1), 20));
+                assertTrue(raw.awaitClosed());
+            }
+            assertEquals(0, r.pendingFrames());
+            assertEquals(0, r.pendingLosses(), "no link was made, so none was lost");
+            try (RawPeer good = RawPeer.connect(node.address())) {
+                good.handshake(RAW, 1, 1);
+                good.writeFrame(16, 0, 5, new byte[0]);
+                assertEquals(5, r.next().frame().number(), "the node still serves good peers");
+            }
+        }
+    }
+
+    @Test
+    @Timeout(20)
+    void aPeerClaimingToBeTheNodeItselfIsRefused() throws Exception {
+        Recorder r = new Recorder();
+        try (Transport node = Transport.start(config(), r); RawPeer raw = RawPeer.connect(node.address())) {
+            raw.writeFrame(0, 0, 0, RawPeer.hello(node.address(), 1, false, 1, 1));
+            raw.writeFrame(16, 0, 0, new byte[0]);
+            assertTrue(raw.awaitClosed());
+            assertEquals(0, r.pendingFrames());
+        }
+    }
+
+    @Test
+    @Timeout(20)
+    void aRestartedPeerIsANewPeer() throws Exception {
+        Recorder r = new Recorder();
+        try (Transport node = Transport.start(config(), r); RawPeer first = RawPeer.connect(node.address())) {
+            first.handshake(RAW, 1, 1);
+            first.writeFrame(16, 0, 1, new byte[0]);
+            Link old = r.next().link();
+            try (RawPeer restarted = RawPeer.connect(node.address())) {
+                restarted.handshake(RAW, 2, 1);
+                Recorder.Lost lost = r.nextLoss();
+                assertSame(old, lost.link());
+                assertEquals("peer " + RAW + " restarted", lost.why());
+                Frame goodbye = first.readNonPing();
+                assertEquals(5, goodbye.type(), "the old connection hears why it is dropped");
+                assertTrue(first.awaitClosed());
+                restarted.writeFrame(16, 0, 2, new byte[0]);
+                Recorder.Received got = r.next();
+                assertNotSame(old, got.link());
+                assertSame(got.link(), node.link(RAW));
+                assertFalse(got.link().isLost());
+            }
+            r.assertContract();
+        }
+    }
+
+    @Test
+    @Timeout(20)
+    void aNewLinkFromTheSameRunReplacesTheOldOne() throws Exception {
+        Recorder r = new Recorder();
+        try (Transport node = Transport.start(config(), r); RawPeer first = RawPeer.connect(node.address())) {
+            first.handshake(RAW, 1, 1);
+            first.writeFrame(16, 0, 1, new byte[0]);
+            Link old = r.next().link();
+            try (RawPeer second = RawPeer.connect(node.address())) {
+                second.handshake(RAW, 1, 2);
+                Recorder.Lost lost = r.nextLoss();
+                assertSame(old, lost.link());
+                assertTrue(lost.why().contains("dialled a new one"), lost.why());
+                second.writeFrame(16, 0, 2, new byte[0]);
+                assertNotSame(old, r.next().link());
+            }
+        }
+    }
+
+    @Test
+    @Timeout(20)
+    void aSecondConnectionForALiveLinkIsRedundant() throws Exception {
+        Recorder r = new Recorder();
+        try (Transport node = Transport.start(config(), r); RawPeer first = RawPeer.connect(node.address())) {
+            first.handshake(RAW, 1, 1);
+            first.writeFrame(16, 0, 1, new byte[0]);
+            Link link = r.next().link();
+            try (RawPeer second = RawPeer.connect(node.address())) {
+                second.writeFrame(0, 0, 0, RawPeer.hello(RAW, 1, false, 1, 1));
+                second.readHello();
+                assertEquals(3, second.readNonPing().type(), "REDUNDANT");
+                assertTrue(second.awaitClosed());
+            }
+            first.writeFrame(16, 0, 2, new byte[0]);
+            Recorder.Received got = r.next();
+            assertSame(link, got.link(), "the live link keeps its connection");
+            assertEquals(0, r.pendingLosses());
+        }
+    }
+}

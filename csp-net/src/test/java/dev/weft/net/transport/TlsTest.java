@@ -1,0 +1,139 @@
+package dev.weft.net.transport;
+
+import static dev.weft.net.transport.Nodes.config;
+import static dev.weft.net.transport.Nodes.frame;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.netty.handler.ssl.SslHandler;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** TLS between nodes, with self-signed certificates the JDK's keytool makes for the test. */
+class TlsTest {
+    private static final char[] PASSWORD = "changeit".toCharArray();
+    @TempDir
+    static Path dir;
+    private static SSLContext trusted;
+    private static SSLContext stranger;
+
+    @BeforeAll
+    static void makeCertificates() throws Exception {
+        trusted = context(keystore("trusted"));
+        stranger = context(keystore("stranger"));
+    }
+
+    @Test
+    @Timeout(20)
+    void tlsNodesTalkOverTls() throws Exception {
+        Recorder ra = new Recorder();
+        Recorder rb = new Recorder();
+        try (Transport a = Transport.start(config(null, trusted), ra); Transport b = Transport.start(config(null, trusted), rb)) {
+            Link ab = a.link(b.address());
+            for (int i = 0; i < 50; i++) {
+                ab.send(frame(i));
+            }
+            for (int i = 0; i < 50; i++) {
+                assertEquals(i, rb.next().frame().number());
+            }
+            SslHandler tls = ((PeerLink) ab).connection().channel().pipeline().get(SslHandler.class);
+            assertNotNull(tls);
+            assertTrue(tls.engine().getSession().getProtocol().startsWith("TLS"), tls.engine().getSession().getProtocol());
+            b.link(a.address()).send(frame(99));
+            assertEquals(99, ra.next().frame().number());
+        }
+    }
+
+    @Test
+    @Timeout(20)
+    void tlsWithASecretToo() throws Exception {
+        Recorder rb = new Recorder();
+        try (Transport a = Transport.start(config("s", trusted), new Recorder()); Transport b = Transport.start(config("s", trusted), rb)) {
+            a.link(b.address()).send(frame(1));
+            assertEquals(1, rb.next().frame().number());
+        }
+    }
+
+    @Test
+    @Timeout(20)
+    void aTlsNodeAndAPlainNodeFailToLinkWithAReason() throws Exception {
+        for (List<Boolean> tls : List.of(List.of(true, false), List.of(false, true))) {
+            Recorder ra = new Recorder();
+            Recorder rb = new Recorder();
+            try (Transport a = Transport.start(config(null, tls.get(0) ? trusted : null), ra);
+                 Transport b = Transport.start(config(null, tls.get(1) ? trusted : null), rb)) {
+                Link link = a.link(b.address());
+                link.send(frame(1));
+                Recorder.Lost lost = ra.nextLoss();
+                assertSame(link, lost.link());
+                assertTrue(lost.why().contains(b.address().toString()), lost.why());
+                if (tls.get(0)) {
+                    assertTrue(lost.why().contains("TLS"), lost.why());
+                }
+                assertEquals(0, rb.pendingFrames());
+            }
+        }
+    }
+
+    @Test
+    @Timeout(20)
+    void anUntrustedCertificateFailsTheLink() throws Exception {
+        Recorder ra = new Recorder();
+        Recorder rb = new Recorder();
+        try (Transport a = Transport.start(config(null, trusted), ra); Transport b = Transport.start(config(null, stranger), rb)) {
+            Link link = a.link(b.address());
+            link.send(frame(1));
+            Recorder.Lost lost = ra.nextLoss();
+            assertSame(link, lost.link());
+            assertTrue(lost.why().startsWith("TLS with peer " + b.address() + " failed"), lost.why());
+            assertEquals(0, rb.pendingFrames());
+        }
+    }
+
+    /** A PKCS12 keystore with a fresh self-signed EC key pair for 127.0.0.1, made by keytool. */
+    private static Path keystore(String name) throws Exception {
+        Path file = dir.resolve(name + ".p12");
+        Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
+                "-genkeypair", "-alias", name, "-keyalg", "EC", "-groupname", "secp256r1", "-validity", "2",
+                "-dname", "CN=" + name, "-ext", "SAN=ip:127.0.0.1", "-storetype", "PKCS12",
+                "-keystore", file.toString(), "-storepass", new String(PASSWORD), "-keypass", new String(PASSWORD))
+                .redirectErrorStream(true).start();
+        String output = new String(keytool.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(keytool.waitFor(30, TimeUnit.SECONDS), "keytool did not finish");
+        assertEquals(0, keytool.exitValue(), output);
+        return file;
+    }
+
+    /** A TLS context with the keystore's key, trusting its certificate alone. */
+    private static SSLContext context(Path keystore) throws Exception {
+        KeyStore keys = KeyStore.getInstance("PKCS12");
+        try (InputStream in = Files.newInputStream(keystore)) {
+            keys.load(in, PASSWORD);
+        }
+        KeyStore trust = KeyStore.getInstance("PKCS12");
+        trust.load(null, null);
+        String alias = keys.aliases().nextElement();
+        trust.setCertificateEntry(alias, keys.getCertificate(alias));
+        KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        kmf.init(keys, PASSWORD);
+        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        tmf.init(trust);
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(kmf.getKeyManagers(), tmf.getTrustManagers(), null);
+        return context;
+    }
+}
