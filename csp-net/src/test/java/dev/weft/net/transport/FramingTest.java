@@ -137,8 +137,8 @@ class FramingTest {
                 raw.handshake(RAW, 100 + i, 1);
                 raw.writeFrame(16, 0, 1, new byte[0]);
                 Link link = recorder.next().link();
-                raw.writeRaw(ByteBuffer.allocate(4 + bad[i].length).putInt(bad[i].length).put(bad[i]).array());
-                raw.writeFrame(16, 0, 2, new byte[0]);
+                raw.writeRaw(ByteBuffer.allocate(4 + bad[i].length).putInt(bad[i].length).put(bad[i]).array(),
+                        RawPeer.encode(16, 0, 2, new byte[0]));
                 Recorder.Lost lost = recorder.nextLoss();
                 assertSame(link, lost.link());
                 assertEquals("peer " + RAW + " " + whys[i], lost.why());

@@ -87,8 +87,7 @@ class HandshakeTest {
             byte[][] firstFrames = {wrongMagic, RawPeer.hello(RAW, 2, false, 1, 1)};
             for (byte[] hello : firstFrames) {
                 try (RawPeer raw = RawPeer.connect(node.address())) {
-                    raw.writeFrame(0, 0, 0, hello);
-                    raw.writeFrame(16, 0, 0, new byte[0]);
+                    raw.writeRaw(RawPeer.encode(0, 0, 0, hello), RawPeer.encode(16, 0, 0, new byte[0]));
                     assertTrue(raw.awaitClosed());
                 }
             }
@@ -115,8 +114,7 @@ class HandshakeTest {
     void aPeerClaimingToBeTheNodeItselfIsRefused() throws Exception {
         Recorder r = new Recorder();
         try (Transport node = Transport.start(config(), r); RawPeer raw = RawPeer.connect(node.address())) {
-            raw.writeFrame(0, 0, 0, RawPeer.hello(node.address(), 1, false, 1, 1));
-            raw.writeFrame(16, 0, 0, new byte[0]);
+            raw.writeRaw(RawPeer.encode(0, 0, 0, RawPeer.hello(node.address(), 1, false, 1, 1)), RawPeer.encode(16, 0, 0, new byte[0]));
             assertTrue(raw.awaitClosed());
             assertEquals(0, r.pendingFrames());
         }
