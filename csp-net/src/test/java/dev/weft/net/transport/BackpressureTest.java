@@ -38,11 +38,12 @@ class BackpressureTest {
         TransportConfig config = Nodes.config(); // heartbeats lose nothing here: 10 s timeout
         try (Transport node = Transport.start(config, r); RawPeer raw = RawPeer.connect(node.address())) {
             raw.handshake(new NodeAddress(Nodes.HOST, 40004), 1, 1);
-            CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> {
+            CompletableFuture<Void> writer = Nodes.inThread(() -> {
                 try {
                     for (int i = 0; i < REQUESTS; i++) {
                         raw.writeFrame(16, 1, i, new byte[RESPONSE_BYTES]);
                     }
+                    return null;
                 } catch (IOException e) {
                     throw new IllegalStateException(e);
                 }
@@ -57,13 +58,14 @@ class BackpressureTest {
             mostPending.accumulateAndGet(pendingNow, Math::max);
 
             AtomicInteger responses = new AtomicInteger();
-            CompletableFuture<Void> reader = CompletableFuture.runAsync(() -> {
+            CompletableFuture<Void> reader = Nodes.inThread(() -> {
                 try {
                     while (responses.get() < REQUESTS) {
                         if (raw.readFrame().type() == 16) {
                             responses.incrementAndGet();
                         }
                     }
+                    return null;
                 } catch (IOException e) {
                     throw new IllegalStateException(e);
                 }

@@ -86,10 +86,10 @@ class LinkLossTest {
         ab.send(frame(0));
         Link ba = rb.next().link();
         CyclicBarrier together = new CyclicBarrier(8);
-        List<CompletableFuture<Void>> refusers = new ArrayList<>();
+        List<CompletableFuture<Object>> refusers = new ArrayList<>();
         for (int i = 0; i < 8; i++) {
             String why = "refusal " + i;
-            refusers.add(CompletableFuture.runAsync(() -> {
+            refusers.add(Nodes.inThread(() -> {
                 try {
                     together.await();
                 } catch (Exception e) {
@@ -97,6 +97,7 @@ class LinkLossTest {
                 }
                 ba.refuse(why);
                 ab.refuse(why);
+                return null;
             }));
         }
         refusers.forEach(CompletableFuture::join);

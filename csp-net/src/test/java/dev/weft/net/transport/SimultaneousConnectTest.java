@@ -32,8 +32,8 @@ class SimultaneousConnectTest {
             Recorder rb = new Recorder();
             try (Transport a = Transport.start(config(), ra); Transport b = Transport.start(config(), rb)) {
                 CyclicBarrier together = new CyclicBarrier(2);
-                CompletableFuture<Link> dialA = CompletableFuture.supplyAsync(() -> dialAndSend(together, a, b));
-                CompletableFuture<Link> dialB = CompletableFuture.supplyAsync(() -> dialAndSend(together, b, a));
+                CompletableFuture<Link> dialA = Nodes.inThread(() -> dialAndSend(together, a, b));
+                CompletableFuture<Link> dialB = Nodes.inThread(() -> dialAndSend(together, b, a));
                 Link ab = dialA.join();
                 Link ba = dialB.join();
                 for (int i = 0; i < FRAMES; i++) {

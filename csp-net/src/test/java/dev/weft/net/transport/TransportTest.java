@@ -158,6 +158,7 @@ class TransportTest {
             long start = System.nanoTime();
             Link link = a.link(new NodeAddress(Nodes.HOST, mute.getLocalPort()));
             try (Socket accepted = mute.accept()) {
+                assertTrue(accepted.isConnected());
                 Recorder.Lost lost = r.nextLoss();
                 long ms = (System.nanoTime() - start) / 1_000_000;
                 assertSame(link, lost.link());
