@@ -137,10 +137,14 @@ public final class Transport implements AutoCloseable {
      * within the heartbeat timeout) the listener hears {@code lost} with the reason. {@code link(address())} is an
      * in-process link to this node, whose frames reach the listener on the event loop.
      *
-     * @throws IllegalStateException if this node is closed
+     * @throws IllegalArgumentException if {@code peer}'s port is 0, which no node listens on
+     * @throws IllegalStateException    if this node is closed
      */
     public Link link(NodeAddress peer) {
         Objects.requireNonNull(peer, "peer");
+        if (peer.port() == 0) {
+            throw new IllegalArgumentException("cannot link to " + peer + ": port 0 means 'any free port' only when binding");
+        }
         if (closed.get()) {
             throw new IllegalStateException("this node is closed");
         }

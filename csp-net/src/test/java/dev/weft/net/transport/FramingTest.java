@@ -131,7 +131,7 @@ class FramingTest {
             ByteBuffer.allocate(5).put((byte) 16).putInt(7).array(), // a channel frame shorter than its header
         };
         String[] whys = {"sent unknown type 9 on a live link", "sent unknown type -16 on a live link",
-            "sent HELLO on a live link", "sent a frame of 5 bytes, shorter than the 17-byte header"};
+            "sent HELLO on a live link", "sent a corrupt frame: 5 bytes, shorter than the 17-byte header"};
         for (int i = 0; i < bad.length; i++) {
             try (RawPeer raw = RawPeer.connect(node.address())) {
                 raw.handshake(RAW, 100 + i, 1);
