@@ -123,45 +123,38 @@ class HandshakeTest {
     @Test
     @Timeout(20)
     void aRestartedPeerIsANewPeer() throws Exception {
-        Recorder r = new Recorder();
-        try (Transport node = Transport.start(config(), r); RawPeer first = RawPeer.connect(node.address())) {
-            first.handshake(RAW, 1, 1);
-            first.writeFrame(16, 0, 1, new byte[0]);
-            Link old = r.next().link();
-            try (RawPeer restarted = RawPeer.connect(node.address())) {
-                restarted.handshake(RAW, 2, 1);
-                Recorder.Lost lost = r.nextLoss();
-                assertSame(old, lost.link());
-                assertEquals("peer " + RAW + " restarted", lost.why());
-                Frame goodbye = first.readNonPing();
-                assertEquals(5, goodbye.type(), "the old connection hears why it is dropped");
-                assertTrue(first.awaitClosed());
-                restarted.writeFrame(16, 0, 2, new byte[0]);
-                Recorder.Received got = r.next();
-                assertNotSame(old, got.link());
-                assertSame(got.link(), node.link(RAW));
-                assertFalse(got.link().isLost());
-            }
-            r.assertContract();
-        }
+        assertReplaced(2, 1, "peer " + RAW + " restarted");
     }
 
     @Test
     @Timeout(20)
     void aNewLinkFromTheSameRunReplacesTheOldOne() throws Exception {
+        assertReplaced(1, 2, "peer " + RAW + " dropped the link and dialled a new one");
+    }
+
+    /** A second connection from the raw peer, with {@code incarnation} and {@code linkId}, replaces its first link. */
+    private static void assertReplaced(long incarnation, long linkId, String why) throws Exception {
         Recorder r = new Recorder();
         try (Transport node = Transport.start(config(), r); RawPeer first = RawPeer.connect(node.address())) {
             first.handshake(RAW, 1, 1);
             first.writeFrame(16, 0, 1, new byte[0]);
             Link old = r.next().link();
             try (RawPeer second = RawPeer.connect(node.address())) {
-                second.handshake(RAW, 1, 2);
+                second.handshake(RAW, incarnation, linkId);
                 Recorder.Lost lost = r.nextLoss();
                 assertSame(old, lost.link());
-                assertTrue(lost.why().contains("dialled a new one"), lost.why());
+                assertEquals(why, lost.why());
+                Frame goodbye = first.readNonPing();
+                assertEquals(5, goodbye.type(), "the old connection hears why it is dropped");
+                assertEquals(why, new String(goodbye.payload(), StandardCharsets.UTF_8));
+                assertTrue(first.awaitClosed());
                 second.writeFrame(16, 0, 2, new byte[0]);
-                assertNotSame(old, r.next().link());
+                Recorder.Received got = r.next();
+                assertNotSame(old, got.link());
+                assertSame(got.link(), node.link(RAW));
+                assertFalse(got.link().isLost());
             }
+            r.assertContract();
         }
     }
 

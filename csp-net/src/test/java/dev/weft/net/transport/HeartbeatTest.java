@@ -68,28 +68,31 @@ class HeartbeatTest {
     @Test
     @Timeout(10)
     void aResetConnectionIsLostAtOnce() throws Exception {
+        assertTrue(lossWhenTheRawPeer(RawPeer::reset).startsWith("connection to peer " + RAW + " failed"));
+    }
+
+    @Test
+    @Timeout(10)
+    void aPeerThatClosesWithoutAGoodbyeIsLostAtOnce() throws Exception {
+        assertEquals("connection to peer " + RAW + " closed without a goodbye", lossWhenTheRawPeer(RawPeer::close));
+    }
+
+    private interface Ending {
+        void end(RawPeer raw) throws Exception;
+    }
+
+    /** Why a link is lost when the raw peer at its other end ends it so (long before any heartbeat timeout). */
+    private static String lossWhenTheRawPeer(Ending ending) throws Exception {
         Recorder r = new Recorder();
         try (Transport node = Transport.start(SLOW, r)) {
             RawPeer raw = RawPeer.connect(node.address());
             raw.handshake(RAW, 1, 1);
             raw.writeFrame(16, 0, 0, new byte[0]);
             Link link = r.next().link();
-            raw.reset();
+            ending.end(raw);
             Recorder.Lost lost = r.nextLoss();
             assertSame(link, lost.link());
-            assertTrue(lost.why().startsWith("connection to peer " + RAW), lost.why());
-        }
-    }
-
-    @Test
-    @Timeout(10)
-    void aPeerThatClosesWithoutAGoodbyeIsLostAtOnce() throws Exception {
-        Recorder r = new Recorder();
-        try (Transport node = Transport.start(SLOW, r)) {
-            RawPeer raw = RawPeer.connect(node.address());
-            raw.handshake(RAW, 1, 1);
-            raw.close();
-            assertEquals("connection to peer " + RAW + " closed without a goodbye", r.nextLoss().why());
+            return lost.why();
         }
     }
 
