@@ -188,7 +188,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
             String hint = state != State.UP && links.clientTls == null ? " (does it use TLS?)" : "";
             refuse(who() + " sent a frame longer than maxFrameBytes " + links.config.maxFrameBytes() + hint);
         } else if (c instanceof CorruptedFrameException) {
-            refuse(who() + " " + c.getMessage());
+            refuse(who() + " sent a corrupt frame: " + brief(c));
         } else if (c instanceof SSLException) {
             fail("TLS with " + who() + " failed: " + brief(c));
         } else {

@@ -8,8 +8,7 @@ import java.util.List;
 
 /**
  * Turns a {@link Frame} into its bytes and back, on the event loop. The length prefix is the business of the
- * handlers around it: this codec sees one whole frame at a time. Its error messages say what the peer did,
- * to follow the peer's name.
+ * handlers around it: this codec sees one whole frame at a time.
  */
 final class FrameCodec extends MessageToMessageCodec<ByteBuf, Frame> {
     @Override
@@ -21,8 +20,7 @@ final class FrameCodec extends MessageToMessageCodec<ByteBuf, Frame> {
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
         if (in.readableBytes() < Frame.HEADER_BYTES) {
-            throw new CorruptedFrameException("sent a frame of " + in.readableBytes() + " bytes, shorter than the "
-                    + Frame.HEADER_BYTES + "-byte header");
+            throw new CorruptedFrameException(in.readableBytes() + " bytes, shorter than the " + Frame.HEADER_BYTES + "-byte header");
         }
         byte type = in.readByte();
         long channel = in.readLong();

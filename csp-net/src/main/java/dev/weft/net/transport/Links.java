@@ -13,7 +13,6 @@ import java.net.UnknownHostException;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -106,27 +105,28 @@ final class Links {
         InetAddress literal = NetUtil.createInetAddressFromIpAddressString(host);
         if (literal != null) {
             connect(link, literal);
-        } else {
-            // A name lookup may block: never on the event loop.
-            CompletableFuture.supplyAsync(() -> lookUp(host), lookups).whenComplete((address, failure) -> loop.execute(() -> {
-                if (failure != null) {
-                    link.lose("cannot connect to " + link.peer() + ": " + Connection.brief(failure.getCause()), null);
-                } else if (!link.isLost()) {
-                    connect(link, address);
-                }
-            }));
+            return;
         }
-    }
-
-    private static InetAddress lookUp(String host) {
         try {
-            return InetAddress.getByName(host);
-        } catch (UnknownHostException e) {
-            throw new java.util.concurrent.CompletionException(e);
+            lookups.execute(() -> { // a name lookup may block: never on the event loop
+                try {
+                    InetAddress address = InetAddress.getByName(host);
+                    loop.execute(() -> connect(link, address));
+                } catch (UnknownHostException e) {
+                    link.lose("cannot connect to " + link.peer() + ": unknown host " + host, null);
+                } catch (RejectedExecutionException e) {
+                    // The node closed meanwhile, and lost the link.
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            link.lose(Transport.CLOSED, null);
         }
     }
 
     private void connect(PeerLink link, InetAddress address) {
+        if (link.isLost()) {
+            return;
+        }
         Connection connection = new Connection(this, link);
         link.dialled(connection);
         ChannelFuture connected = dialler.clone().handler(new Pipeline(this, clientTls, connection))

@@ -42,9 +42,9 @@ final class PeerLink extends QueuedLink {
 
     @Override
     void flush(int frames) {
-        connection.channel().flush();
-        flushes++;
+        flushes++; // first: the peer may have the frames before this method returns
         framesWritten += frames;
+        connection.channel().flush();
     }
 
     @Override

@@ -16,7 +16,9 @@ import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.ssl.ApplicationProtocolConfig;
 import io.netty.handler.ssl.ClientAuth;
+import io.netty.handler.ssl.IdentityCipherSuiteFilter;
 import io.netty.handler.ssl.JdkSslContext;
 import io.netty.handler.ssl.SslContext;
 import io.netty.util.concurrent.DefaultThreadFactory;
@@ -24,12 +26,15 @@ import io.netty.util.concurrent.Future;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
 
 /**
  * A node's network transport: it listens for other nodes, dials them, and keeps one {@link Link} per peer node
@@ -78,8 +83,8 @@ public final class Transport implements AutoCloseable {
     static Transport start(TransportConfig config, LinkListener listener, boolean epoll) {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(listener, "listener");
-        SslContext clientTls = config.tls() == null ? null : new JdkSslContext(config.tls(), true, ClientAuth.NONE);
-        SslContext serverTls = config.tls() == null ? null : new JdkSslContext(config.tls(), false, ClientAuth.NONE);
+        SslContext clientTls = config.tls() == null ? null : tls(config.tls(), true);
+        SslContext serverTls = config.tls() == null ? null : tls(config.tls(), false);
         // One loop: every link's events, and both connections of a simultaneous connect, are ordered without locks.
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("weft-net", true),
                 epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
@@ -114,6 +119,13 @@ public final class Transport implements AutoCloseable {
         return new Transport(group, lookups, links, server, address);
     }
 
+    /** Netty's view of {@code context}, with the context's own default cipher suites and protocols. */
+    private static SslContext tls(SSLContext context, boolean client) {
+        SSLParameters defaults = context.getDefaultSSLParameters();
+        return new JdkSslContext(context, client, Arrays.asList(defaults.getCipherSuites()), IdentityCipherSuiteFilter.INSTANCE,
+                ApplicationProtocolConfig.DISABLED, ClientAuth.NONE, defaults.getProtocols(), false);
+    }
+
     /** The address this node listens on: the configured host and the actual port. It is the node's identity. */
     public NodeAddress address() {
         return address;
@@ -125,10 +137,14 @@ public final class Transport implements AutoCloseable {
      * within the heartbeat timeout) the listener hears {@code lost} with the reason. {@code link(address())} is an
      * in-process link to this node, whose frames reach the listener on the event loop.
      *
-     * @throws IllegalStateException if this node is closed
+     * @throws IllegalArgumentException if {@code peer}'s port is 0, which no node listens on
+     * @throws IllegalStateException    if this node is closed
      */
     public Link link(NodeAddress peer) {
         Objects.requireNonNull(peer, "peer");
+        if (peer.port() == 0) {
+            throw new IllegalArgumentException("cannot link to " + peer + ": port 0 means 'any free port' only when binding");
+        }
         if (closed.get()) {
             throw new IllegalStateException("this node is closed");
         }

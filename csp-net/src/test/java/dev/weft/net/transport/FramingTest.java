@@ -131,14 +131,14 @@ class FramingTest {
             ByteBuffer.allocate(5).put((byte) 16).putInt(7).array(), // a channel frame shorter than its header
         };
         String[] whys = {"sent unknown type 9 on a live link", "sent unknown type -16 on a live link",
-            "sent HELLO on a live link", "sent a frame of 5 bytes, shorter than the 17-byte header"};
+            "sent HELLO on a live link", "sent a corrupt frame: 5 bytes, shorter than the 17-byte header"};
         for (int i = 0; i < bad.length; i++) {
             try (RawPeer raw = RawPeer.connect(node.address())) {
                 raw.handshake(RAW, 100 + i, 1);
                 raw.writeFrame(16, 0, 1, new byte[0]);
                 Link link = recorder.next().link();
-                raw.writeRaw(ByteBuffer.allocate(4 + bad[i].length).putInt(bad[i].length).put(bad[i]).array());
-                raw.writeFrame(16, 0, 2, new byte[0]);
+                raw.writeRaw(ByteBuffer.allocate(4 + bad[i].length).putInt(bad[i].length).put(bad[i]).array(),
+                        RawPeer.encode(16, 0, 2, new byte[0]));
                 Recorder.Lost lost = recorder.nextLoss();
                 assertSame(link, lost.link());
                 assertEquals("peer " + RAW + " " + whys[i], lost.why());

@@ -87,8 +87,7 @@ class HandshakeTest {
             byte[][] firstFrames = {wrongMagic, RawPeer.hello(RAW, 2, false, 1, 1)};
             for (byte[] hello : firstFrames) {
                 try (RawPeer raw = RawPeer.connect(node.address())) {
-                    raw.writeFrame(0, 0, 0, hello);
-                    raw.writeFrame(16, 0, 0, new byte[0]);
+                    raw.writeRaw(RawPeer.encode(0, 0, 0, hello), RawPeer.encode(16, 0, 0, new byte[0]));
                     assertTrue(raw.awaitClosed());
                 }
             }
@@ -115,8 +114,7 @@ class HandshakeTest {
     void aPeerClaimingToBeTheNodeItselfIsRefused() throws Exception {
         Recorder r = new Recorder();
         try (Transport node = Transport.start(config(), r); RawPeer raw = RawPeer.connect(node.address())) {
-            raw.writeFrame(0, 0, 0, RawPeer.hello(node.address(), 1, false, 1, 1));
-            raw.writeFrame(16, 0, 0, new byte[0]);
+            raw.writeRaw(RawPeer.encode(0, 0, 0, RawPeer.hello(node.address(), 1, false, 1, 1)), RawPeer.encode(16, 0, 0, new byte[0]));
             assertTrue(raw.awaitClosed());
             assertEquals(0, r.pendingFrames());
         }
@@ -125,45 +123,38 @@ class HandshakeTest {
     @Test
     @Timeout(20)
     void aRestartedPeerIsANewPeer() throws Exception {
-        Recorder r = new Recorder();
-        try (Transport node = Transport.start(config(), r); RawPeer first = RawPeer.connect(node.address())) {
-            first.handshake(RAW, 1, 1);
-            first.writeFrame(16, 0, 1, new byte[0]);
-            Link old = r.next().link();
-            try (RawPeer restarted = RawPeer.connect(node.address())) {
-                restarted.handshake(RAW, 2, 1);
-                Recorder.Lost lost = r.nextLoss();
-                assertSame(old, lost.link());
-                assertEquals("peer " + RAW + " restarted", lost.why());
-                Frame goodbye = first.readNonPing();
-                assertEquals(5, goodbye.type(), "the old connection hears why it is dropped");
-                assertTrue(first.awaitClosed());
-                restarted.writeFrame(16, 0, 2, new byte[0]);
-                Recorder.Received got = r.next();
-                assertNotSame(old, got.link());
-                assertSame(got.link(), node.link(RAW));
-                assertFalse(got.link().isLost());
-            }
-            r.assertContract();
-        }
+        assertReplaced(2, 1, "peer " + RAW + " restarted");
     }
 
     @Test
     @Timeout(20)
     void aNewLinkFromTheSameRunReplacesTheOldOne() throws Exception {
+        assertReplaced(1, 2, "peer " + RAW + " dropped the link and dialled a new one");
+    }
+
+    /** A second connection from the raw peer, with {@code incarnation} and {@code linkId}, replaces its first link. */
+    private static void assertReplaced(long incarnation, long linkId, String why) throws Exception {
         Recorder r = new Recorder();
         try (Transport node = Transport.start(config(), r); RawPeer first = RawPeer.connect(node.address())) {
             first.handshake(RAW, 1, 1);
             first.writeFrame(16, 0, 1, new byte[0]);
             Link old = r.next().link();
             try (RawPeer second = RawPeer.connect(node.address())) {
-                second.handshake(RAW, 1, 2);
+                second.handshake(RAW, incarnation, linkId);
                 Recorder.Lost lost = r.nextLoss();
                 assertSame(old, lost.link());
-                assertTrue(lost.why().contains("dialled a new one"), lost.why());
+                assertEquals(why, lost.why());
+                Frame goodbye = first.readNonPing();
+                assertEquals(5, goodbye.type(), "the old connection hears why it is dropped");
+                assertEquals(why, new String(goodbye.payload(), StandardCharsets.UTF_8));
+                assertTrue(first.awaitClosed());
                 second.writeFrame(16, 0, 2, new byte[0]);
-                assertNotSame(old, r.next().link());
+                Recorder.Received got = r.next();
+                assertNotSame(old, got.link());
+                assertSame(got.link(), node.link(RAW));
+                assertFalse(got.link().isLost());
             }
+            r.assertContract();
         }
     }
 

@@ -2,8 +2,10 @@ package dev.weft.net.transport;
 
 import dev.weft.net.NodeAddress;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import javax.net.ssl.SSLContext;
 
 /** Configurations and waits the transport tests share. */
@@ -42,6 +44,24 @@ final class Nodes {
             }
             Thread.sleep(1);
         }
+    }
+
+    /**
+     * Runs {@code task} on a thread of its own: tasks that block or wait for each other must not share a pool
+     * (the common pool may have a single thread).
+     */
+    static <T> CompletableFuture<T> inThread(Supplier<T> task) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        Thread t = new Thread(() -> {
+            try {
+                result.complete(task.get());
+            } catch (Throwable e) {
+                result.completeExceptionally(e);
+            }
+        }, "test-" + task);
+        t.setDaemon(true);
+        t.start();
+        return result;
     }
 
     /** A channel-layer frame numbered {@code n}. */

@@ -4,11 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.weft.net.NodeAddress;
+import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.net.Socket;
 import java.net.SocketException;
 import java.nio.ByteBuffer;
@@ -25,13 +26,13 @@ final class RawPeer implements AutoCloseable {
     private static final SecureRandom RANDOM = new SecureRandom();
     final Socket socket;
     private final DataInputStream in;
-    private final DataOutputStream out;
+    private final OutputStream out;
 
     private RawPeer(Socket socket) throws IOException {
         this.socket = socket;
         socket.setSoTimeout(20_000);
         this.in = new DataInputStream(socket.getInputStream());
-        this.out = new DataOutputStream(socket.getOutputStream());
+        this.out = socket.getOutputStream();
     }
 
     static RawPeer connect(NodeAddress to) throws IOException {
@@ -53,17 +54,23 @@ final class RawPeer implements AutoCloseable {
                 .putShort((short) as.port()).put(host).array();
     }
 
-    void writeFrame(int type, long channel, long number, byte[] payload) throws IOException {
-        out.writeInt(17 + payload.length);
-        out.writeByte(type);
-        out.writeLong(channel);
-        out.writeLong(number);
-        out.write(payload);
-        out.flush();
+    /** A frame as it goes on the wire, length prefix first. */
+    static byte[] encode(int type, long channel, long number, byte[] payload) {
+        return ByteBuffer.allocate(4 + 17 + payload.length).putInt(17 + payload.length).put((byte) type)
+                .putLong(channel).putLong(number).put(payload).array();
     }
 
-    void writeRaw(byte[] bytes) throws IOException {
-        out.write(bytes);
+    void writeFrame(int type, long channel, long number, byte[] payload) throws IOException {
+        writeRaw(encode(type, channel, number, payload));
+    }
+
+    /** Writes {@code parts} in one go: what follows a bad frame arrives with it, before the node closes. */
+    void writeRaw(byte[]... parts) throws IOException {
+        ByteArrayOutputStream all = new ByteArrayOutputStream();
+        for (byte[] part : parts) {
+            all.write(part);
+        }
+        all.writeTo(out);
         out.flush();
     }
 

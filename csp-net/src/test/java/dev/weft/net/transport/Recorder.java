@@ -43,8 +43,8 @@ final class Recorder implements LinkListener {
         if (lostCounts.containsKey(link)) {
             afterLoss.compareAndSet(null, "a frame of type " + frame.type() + " came in on " + link + " after it was lost");
         }
-        onReceived.accept(link, frame);
         frames.add(new Received(link, frame));
+        onReceived.accept(link, frame);
     }
 
     @Override

@@ -100,8 +100,8 @@ class SecretTest {
                     raw.writeFrame(0, 0, 0, rawHello);
                     byte[] nodeHello = raw.readHello();
                     Frame nodeProof = raw.readFrame();
-                    raw.writeFrame(1, 0, 0, reflect ? nodeProof.payload() : hmac("guess", rawHello, nodeHello));
-                    raw.writeFrame(16, 0, 0, new byte[0]);
+                    raw.writeRaw(RawPeer.encode(1, 0, 0, reflect ? nodeProof.payload() : hmac("guess", rawHello, nodeHello)),
+                            RawPeer.encode(16, 0, 0, new byte[0]));
                     assertTrue(raw.awaitClosed());
                 }
             }

@@ -26,14 +26,24 @@ class SimultaneousConnectTest {
     @Test
     @Timeout(60)
     void simultaneousConnectsSettleOnOneConnection() throws Exception {
+        settle(ROUNDS, null);
+    }
+
+    @Test
+    @Timeout(60)
+    void alsoWhenBothProveASecret() throws Exception {
+        settle(ROUNDS / 3, "shared");
+    }
+
+    private static void settle(int rounds, String secret) throws Exception {
         int duels = 0;
-        for (int round = 0; round < ROUNDS; round++) {
+        for (int round = 0; round < rounds; round++) {
             Recorder ra = new Recorder();
             Recorder rb = new Recorder();
-            try (Transport a = Transport.start(config(), ra); Transport b = Transport.start(config(), rb)) {
+            try (Transport a = Transport.start(config(secret, null), ra); Transport b = Transport.start(config(secret, null), rb)) {
                 CyclicBarrier together = new CyclicBarrier(2);
-                CompletableFuture<Link> dialA = CompletableFuture.supplyAsync(() -> dialAndSend(together, a, b));
-                CompletableFuture<Link> dialB = CompletableFuture.supplyAsync(() -> dialAndSend(together, b, a));
+                CompletableFuture<Link> dialA = Nodes.inThread(() -> dialAndSend(together, a, b));
+                CompletableFuture<Link> dialB = Nodes.inThread(() -> dialAndSend(together, b, a));
                 Link ab = dialA.join();
                 Link ba = dialB.join();
                 for (int i = 0; i < FRAMES; i++) {

@@ -111,8 +111,10 @@ class TransportTest {
             Link self = a.link(a.address());
             ab.send(frame(1));
             Link ba = rb.next().link();
+            assertTrue(a.links().loop.submit(() -> Thread.currentThread().isDaemon()).get(), "the event loop does not keep the JVM up");
             a.close();
             a.close();
+            assertTrue(a.links().loop.isTerminated(), "close waits for the event loop to end");
             Recorder.Lost l1 = ra.nextLoss();
             Recorder.Lost l2 = ra.nextLoss();
             assertEquals(List.of(Transport.CLOSED, Transport.CLOSED), List.of(l1.why(), l2.why()));
@@ -158,6 +160,7 @@ class TransportTest {
             long start = System.nanoTime();
             Link link = a.link(new NodeAddress(Nodes.HOST, mute.getLocalPort()));
             try (Socket accepted = mute.accept()) {
+                assertTrue(accepted.isConnected());
                 Recorder.Lost lost = r.nextLoss();
                 long ms = (System.nanoTime() - start) / 1_000_000;
                 assertSame(link, lost.link());
@@ -194,7 +197,7 @@ class TransportTest {
 
     @Test
     @Timeout(20)
-    void sendRejectsTransportTypesAndOversizedFrames() throws Exception {
+    void misuseIsRefusedWithAReason() throws Exception {
         try (Transport a = Transport.start(config(), new Recorder())) {
             Link self = a.link(a.address());
             IllegalArgumentException type = assertThrows(IllegalArgumentException.class, () -> self.send(new Frame((byte) 5, 0, 0)));
@@ -202,6 +205,8 @@ class TransportTest {
             IllegalArgumentException size = assertThrows(IllegalArgumentException.class,
                     () -> self.send(new Frame((byte) 16, 0, 0, new byte[1 << 20])));
             assertTrue(size.getMessage().contains("maxFrameBytes"), size.getMessage());
+            IllegalArgumentException port = assertThrows(IllegalArgumentException.class, () -> a.link(new NodeAddress(Nodes.HOST, 0)));
+            assertTrue(port.getMessage().contains("port 0"), port.getMessage());
         }
     }
 }
