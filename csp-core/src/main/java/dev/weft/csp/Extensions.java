@@ -37,4 +37,25 @@ public final class Extensions {
         }
         return ((ChannelImpl<T>.Out) out).offer(value);
     }
+
+    /**
+     * As {@link Fiber#parkOn(Object)}, except that a cancellation of the fiber (or an interrupt of the thread)
+     * does not end the wait: for a library's cleanup that must learn an outcome before it unwinds (csp-net's
+     * cancelled write waits to learn whether its value was read). The cancellation stays pending: the next
+     * ordinary pause throws it. Only for waits that something else bounds; wake with {@link Fiber#unpark()}.
+     * It may return without a wake-up: call it in a loop that checks what it waits for.
+     */
+    @Pausable
+    public static void parkIgnoringCancellation(Object blocker) {
+        Fiber.forThread().awaitPermitUninterruptibly();
+    }
+
+    /** Woven form of {@link #parkIgnoringCancellation(Object)}. */
+    public static void parkIgnoringCancellation(Object blocker, Fiber f) {
+        if (f.isThreadBound()) {
+            f.awaitPermitUninterruptibly();
+            return;
+        }
+        Fiber.waitOn(blocker, f);
+    }
 }

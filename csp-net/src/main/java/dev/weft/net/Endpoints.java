@@ -130,6 +130,13 @@ final class Endpoints implements LinkListener {
                 }
                 return;
             }
+            case Protocol.WITHDRAWN: {
+                Lane lane = lanes.get(f.channel());
+                if (lane != null) {
+                    lane.withdrawn();
+                }
+                return;
+            }
             case Protocol.OPENED: {
                 Lane lane = lanes.get(f.channel());
                 if (lane != null && !lane.opened(f.number())) {

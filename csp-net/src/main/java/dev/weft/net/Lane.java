@@ -4,6 +4,7 @@ import dev.weft.csp.CancelledException;
 import dev.weft.csp.Channel;
 import dev.weft.csp.ChannelBuffer;
 import dev.weft.csp.Extensions;
+import dev.weft.csp.Fiber;
 import dev.weft.csp.One2OneChannel;
 import dev.weft.csp.Pausable;
 import dev.weft.csp.PoisonException;
@@ -34,6 +35,8 @@ final class Lane {
     private long answered;
     private Object reply; // a connection's reply, until its client takes it
     private boolean spent;
+    private boolean lastWithdrawn; // the last answer was a withdrawal, not a read
+    private Fiber waiter; // a cancelled writer waiting to learn whether its value was withdrawn
 
     NetOutput<?> owner() {
         return owner;
@@ -48,7 +51,8 @@ final class Lane {
     /**
      * Sends {@code bytes} to input {@code inputId} over {@code link} once there is credit, and on a
      * synchronous channel waits until the reader has taken it. A writer cancelled while it waits for that
-     * asks the input to withdraw the value and throws; the lane is then spent ({@link #isSpent()}).
+     * asks the input to withdraw the value and learns whether it did: it throws only if its value was
+     * withdrawn (a cancelled write delivered nothing); if the reader took it first, it returns.
      */
     @Pausable
     void deliver(Link link, long inputId, byte[] bytes) {
@@ -73,10 +77,45 @@ final class Lane {
                 waitForRing();
             }
         } catch (CancelledException e) {
-            spend();
             link.send(new Frame(Protocol.WITHDRAW, inputId, id));
+            if (!awaitWithdrawal(mine)) {
+                return; // the reader took it first: the write happened; the cancellation stays pending
+            }
             throw e;
         }
+    }
+
+    /**
+     * After a cancelled writer asked to withdraw its value: waits, whatever the cancellation, to learn whether
+     * the value was withdrawn (true) or read first (false), so that a write that throws never delivered.
+     * The input answers at once; a lost link ends the wait too (with its failure).
+     */
+    @Pausable
+    private boolean awaitWithdrawal(long mine) {
+        synchronized (this) {
+            waiter = Fiber.current();
+        }
+        try {
+            for (;;) {
+                Boolean outcome = outcome(mine);
+                if (outcome != null) {
+                    return outcome;
+                }
+                Extensions.parkIgnoringCancellation(this);
+            }
+        } finally {
+            synchronized (this) {
+                waiter = null;
+            }
+        }
+    }
+
+    private synchronized Boolean outcome(long mine) {
+        if (answered >= mine) {
+            return lastWithdrawn;
+        }
+        owner.checkFailure();
+        return null;
     }
 
     /** After {@link #deliver} on a connection: waits for the server's reply. */
@@ -152,9 +191,19 @@ final class Lane {
 
     /** A synchronous value was read. */
     void acknowledged() {
+        answer(false);
+    }
+
+    /** A cancelled writer's synchronous value was withdrawn unread. */
+    void withdrawn() {
+        answer(true);
+    }
+
+    private void answer(boolean withdrawn) {
         synchronized (this) {
             answered++;
             credits = 1;
+            lastWithdrawn = withdrawn;
         }
         ring();
     }
@@ -201,10 +250,22 @@ final class Lane {
     /** Wakes the party waiting on this lane, if any, to look at its state again. */
     private void ring() {
         Extensions.offer(doorbell.out(), RING);
+        unparkWaiter();
     }
 
     /** The output has failed: wakes its waiting party, which throws the output's failure. From any thread. */
     void failed() {
         doorbell.in().poison();
+        unparkWaiter();
+    }
+
+    private void unparkWaiter() {
+        Fiber w;
+        synchronized (this) {
+            w = waiter;
+        }
+        if (w != null) {
+            w.unpark();
+        }
     }
 }

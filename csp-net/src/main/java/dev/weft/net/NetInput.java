@@ -120,23 +120,33 @@ abstract class NetInput<T> implements LinkUser {
             e = new Envelope(value, w);
             w.last = e;
         }
-        if (!Extensions.offer(out, e)) {
-            return; // poisoned meanwhile (the buffer is unbounded): the poisoner told every writer
-        }
-        if (capacity > 0 && first) {
+        if (capacity > 0 && first) { // before the value can be read, so that the reader's credit comes after it
             link.send(new Frame(Protocol.OPENED, lane, capacity));
         }
+        Extensions.offer(out, e); // false only if poisoned meanwhile (the buffer is unbounded): writers are told
     }
 
-    /** A cancelled writer takes back its unread value; its lane is spent and writes no more. */
+    /**
+     * A cancelled writer asks to take back its unread value. On a synchronous input it gets it back, with an
+     * answer, unless the reader took it first (then the read's answer stands). On a buffered input its value
+     * was in the buffer, so the write had happened: nothing changes.
+     */
     void withdraw(Link link, long lane) {
+        if (capacity > 0) {
+            return;
+        }
         synchronized (this) {
             Map<Long, RemoteWriter> ofLink = writers.get(link);
-            RemoteWriter w = ofLink == null ? null : ofLink.remove(lane);
-            if (w != null && w.last != null && !w.last.taken) {
-                w.last.withdrawn = true;
+            RemoteWriter w = ofLink == null ? null : ofLink.get(lane);
+            Envelope e = w == null ? null : w.last;
+            if (e == null || e.taken) {
+                return;
             }
+            e.withdrawn = true;
+            w.last = null;
+            w.unread--;
         }
+        link.send(new Frame(Protocol.WITHDRAWN, lane, 0));
     }
 
     /** A remote writer poisoned the channel. */

@@ -15,6 +15,8 @@ package dev.weft.net;
  * POISON_LANE    channel = lane id,   number = NO_SUCH_INPUT or POISONED           input to writer
  * WITHDRAW       channel = input id,  number = lane id                            a cancelled writer takes back
  *                                                                                  its value if still unread
+ * WITHDRAWN      channel = lane id                                                 input to writer: taken back
+ *                                                                                  (else the read's ACK answers)
  * REPLY          channel = lane id,   payload = the reply                         connection server to client
  * NAME_*         channel = request id, payload = a {@link NameMessage}            name service
  * </pre>
@@ -32,6 +34,7 @@ final class Protocol {
     static final byte POISON_LANE = 21;
     static final byte WITHDRAW = 22;
     static final byte REPLY = 23;
+    static final byte WITHDRAWN = 24;
     static final byte NAME_REGISTER = 32;
     static final byte NAME_RESOLVE = 33;
     static final byte NAME_ANSWER = 34;

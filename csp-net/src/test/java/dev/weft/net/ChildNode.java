@@ -8,6 +8,10 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * A node in a JVM of its own, for tests that need real processes: {@code ChildNode <nameServer> <role>}. It
@@ -25,9 +29,9 @@ public final class ChildNode {
             case "victim": {
                 // takes writes to "victim.in" but never reads them; writes once to "parent.in"
                 node.net2one("victim.in");
-                node.<String>one2net("parent.in").write("from the victim");
                 System.out.println("ready");
                 System.out.flush();
+                node.<String>one2net("parent.in").write("from the victim");
                 Thread.currentThread().join(); // until killed
                 break;
             }
@@ -56,7 +60,19 @@ public final class ChildNode {
         cmd.add(role);
         Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-        String line = out.readLine();
+        String line;
+        try { // a read of a pipe cannot be interrupted: bound it, and kill the child if it says nothing
+            line = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return out.readLine();
+                } catch (IOException e) {
+                    return e.toString();
+                }
+            }).get(30, TimeUnit.SECONDS);
+        } catch (InterruptedException | ExecutionException | TimeoutException e) {
+            p.destroyForcibly();
+            throw new IOException("child node '" + role + "' did not say it was ready", e);
+        }
         if (!"ready".equals(line)) {
             p.destroyForcibly();
             throw new IOException("child node '" + role + "' did not start: said " + line);
