@@ -91,7 +91,7 @@ final class Endpoints implements LinkListener {
     /** Every end of this node, failed with {@code e} (the node closes). */
     void failAll(RuntimeException e) {
         for (NetInput<?> in : inputs.values()) {
-            in.fail(e);
+            in.close(e);
         }
         for (Set<LinkUser> s : users.values()) {
             for (LinkUser u : s) {

@@ -161,14 +161,28 @@ abstract class NetInput<T> implements LinkUser {
 
     /** Fails this input for good with {@code e}: readers throw it; remote writers are told it is poisoned. */
     void fail(RuntimeException e) {
+        fail(e, true);
+    }
+
+    /**
+     * Fails this input for good as its node closes: its remote writers are not told, since the goodbye that
+     * closes their links tells them more (their ends fail with {@link LinkLostException}).
+     */
+    void close(RuntimeException e) {
+        fail(e, false);
+    }
+
+    private void fail(RuntimeException e, boolean tellWriters) {
         List<RemoteWriter> toTell = new ArrayList<>();
         synchronized (this) {
             if (failure != null) {
                 return;
             }
             failure = e;
-            for (Map<Long, RemoteWriter> ofLink : writers.values()) {
-                toTell.addAll(ofLink.values());
+            if (tellWriters) {
+                for (Map<Long, RemoteWriter> ofLink : writers.values()) {
+                    toTell.addAll(ofLink.values());
+                }
             }
         }
         in.poison();
