@@ -5,7 +5,6 @@ import dev.weft.net.transport.Link;
 import dev.weft.net.transport.LinkListener;
 import dev.weft.net.transport.Transport;
 import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -91,7 +90,7 @@ final class Endpoints implements LinkListener {
     /** Every end of this node, failed with {@code e} (the node closes). */
     void failAll(RuntimeException e) {
         for (NetInput<?> in : inputs.values()) {
-            in.fail(e);
+            in.close(e);
         }
         for (Set<LinkUser> s : users.values()) {
             for (LinkUser u : s) {
@@ -209,9 +208,9 @@ final class Endpoints implements LinkListener {
         if (s == null) {
             return;
         }
-        List<LinkUser> all = new ArrayList<>(s);
-        for (LinkUser u : all) {
-            u.linkLost(new LinkLostException(why));
+        boolean peerClosed = link.endedByPeerClosing();
+        for (LinkUser u : new ArrayList<>(s)) {
+            u.linkLost(link, new LinkLostException(why), peerClosed);
         }
     }
 }

@@ -154,21 +154,54 @@ abstract class NetInput<T> implements LinkUser {
         fail(new PoisonException("the net channel " + location + " was poisoned by a writer on " + link.peer()));
     }
 
+    /**
+     * A link this input received from is gone. If it failed, so does this input: a value may have been lost
+     * with it, and a reader must not wait for ever for a writer that died. If the peer's node closed in
+     * order, as a local writer that ends, this input goes on; the unread values of the writers there (whose
+     * writes failed as their node closed) are dropped.
+     */
     @Override
-    public void linkLost(LinkLostException e) {
-        fail(e);
+    public void linkLost(Link link, LinkLostException e, boolean peerClosed) {
+        if (!peerClosed) {
+            fail(e);
+            return;
+        }
+        synchronized (this) {
+            Map<Long, RemoteWriter> ofLink = writers.remove(link);
+            if (ofLink != null && capacity == 0) { // a buffered input's values stay: their writes had completed
+                for (RemoteWriter w : ofLink.values()) {
+                    if (w.last != null && !w.last.taken) {
+                        w.last.withdrawn = true;
+                    }
+                }
+            }
+        }
     }
 
     /** Fails this input for good with {@code e}: readers throw it; remote writers are told it is poisoned. */
     void fail(RuntimeException e) {
+        fail(e, true);
+    }
+
+    /**
+     * Fails this input for good as its node closes: its remote writers are not told, since the goodbye that
+     * closes their links tells them more (their ends fail with {@link LinkLostException}).
+     */
+    void close(RuntimeException e) {
+        fail(e, false);
+    }
+
+    private void fail(RuntimeException e, boolean tellWriters) {
         List<RemoteWriter> toTell = new ArrayList<>();
         synchronized (this) {
             if (failure != null) {
                 return;
             }
             failure = e;
-            for (Map<Long, RemoteWriter> ofLink : writers.values()) {
-                toTell.addAll(ofLink.values());
+            if (tellWriters) {
+                for (Map<Long, RemoteWriter> ofLink : writers.values()) {
+                    toTell.addAll(ofLink.values());
+                }
             }
         }
         in.poison();

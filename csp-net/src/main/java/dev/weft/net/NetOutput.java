@@ -78,7 +78,7 @@ final class NetOutput<T> implements NetChannelOutput<T>, NetSharedChannelOutput<
     }
 
     @Override
-    public void linkLost(LinkLostException e) {
+    public void linkLost(Link lost, LinkLostException e, boolean peerClosed) {
         fail(e);
     }
 

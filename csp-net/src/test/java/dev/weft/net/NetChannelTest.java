@@ -301,4 +301,28 @@ class NetChannelTest {
             assertThrows(LinkLostException.class, () -> out.write("again"));
         }
     }
+
+    @Test
+    void anInputOutlivesAWriterWhoseNodeClosedInOrder() throws Exception {
+        try (Nodes nodes = new Nodes()) {
+            Node reader = nodes.start();
+            Node leaving = nodes.start();
+            Node staying = nodes.start();
+            NetChannelInput<String> in = reader.net2one();
+            Nodes.Party<Void> w1 = nodes.thread("leaving writer", () -> {
+                leaving.<String>one2net(in.location()).write("goodbye");
+                return null;
+            });
+            assertEquals("goodbye", in.read());
+            w1.join();
+            leaving.close(); // as a local writer that ends: the input goes on
+            NetChannelOutput<String> out = staying.one2net(in.location());
+            Nodes.Party<Void> w2 = nodes.thread("staying writer", () -> {
+                out.write("still open");
+                return null;
+            });
+            assertEquals("still open", in.read());
+            w2.join();
+        }
+    }
 }

@@ -158,7 +158,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
             link.deliver(frame);
         } else if (frame.type() == Control.GOODBYE) {
             String reason = new String(frame.payload(), StandardCharsets.UTF_8);
-            link.lose(who() + (reason.isEmpty() ? " closed" : " closed the link: " + reason), null);
+            link.lose(who() + (reason.isEmpty() ? " closed" : " closed the link: " + reason), null, reason.isEmpty());
         } else if (frame.type() != Control.PING) {
             link.refuse(who() + " sent " + Control.name(frame.type()) + " on a live link");
         }

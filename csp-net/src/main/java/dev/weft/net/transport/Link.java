@@ -25,4 +25,10 @@ public interface Link {
 
     /** Whether the link has been lost (or refused, or closed). */
     boolean isLost();
+
+    /**
+     * Whether the link ended in order, because the peer's node closed and said goodbye, rather than by a
+     * failure (a crash, a reset, missing heartbeats, a refused frame). Meaningful once it is lost.
+     */
+    boolean endedByPeerClosing();
 }

@@ -21,6 +21,7 @@ abstract class QueuedLink implements Link {
     private final Queue<Frame> queue = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
     private final AtomicBoolean lost = new AtomicBoolean();
+    private volatile boolean orderly; // set once lost, before the listener hears of it
 
     QueuedLink(NodeAddress peer, EventLoop loop, LinkListener listener, int maxFrameBytes) {
         this.peer = peer;
@@ -114,9 +115,15 @@ abstract class QueuedLink implements Link {
      * @param toPeer what to tell the peer in a goodbye ("" when this node closes), or null to tell it nothing
      */
     final void lose(String why, String toPeer) {
+        lose(why, toPeer, false);
+    }
+
+    /** As {@link #lose(String, String)}; {@code orderly} if the peer said goodbye because its node closes. */
+    final void lose(String why, String toPeer, boolean orderly) {
         if (!lost.compareAndSet(false, true)) {
             return;
         }
+        this.orderly = orderly;
         queue.clear();
         Runnable end = () -> {
             release(toPeer);
@@ -140,6 +147,11 @@ abstract class QueuedLink implements Link {
     @Override
     public final void refuse(String why) {
         lose(why, why);
+    }
+
+    @Override
+    public final boolean endedByPeerClosing() {
+        return orderly;
     }
 
     @Override

@@ -16,7 +16,7 @@ import java.time.Duration;
 /**
  * A farm over several JVMs: the farmer (this JVM, also the name server) hands out ranges of numbers through
  * a connection server; workers in JVMs of their own each run a few fibers that ask for a range, count the
- * primes in it, and send the count back on a buffered net channel; the farmer adds them up. Any number of
+ * primes in it, and send the count back on a net channel; the farmer adds them up. Any number of
  * worker JVMs may join: each asks for work until the farmer says there is none left.
  *
  * <p>Run, after {@code mvn -q -B package -DskipTests}: {@code java -cp 'samples/target/classes:samples/target/lib/*'
@@ -51,7 +51,7 @@ public final class DistributedFarm {
         try (Node node = Node.builder().serveNames().start(); Jvms jvms = new Jvms();
              Scheduler s = Scheduler.create(1)) {
             NetConnectionServer<String, long[]> jobs = node.connectionServer("farm.jobs");
-            NetChannelInput<Long> results = node.net2one("farm.results", 16);
+            NetChannelInput<Long> results = node.net2one("farm.results");
             for (int w = 0; w < workers; w++) {
                 jvms.start(DistributedFarm.class, "worker", node.address().toString());
             }
