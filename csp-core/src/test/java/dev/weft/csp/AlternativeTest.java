@@ -102,6 +102,11 @@ class AlternativeTest {
             Weft.run(s, () -> {
                 Alternative alt = new Alternative(a.in(), b.in());
                 for (int k = 0; k < 2_000; k++) {
+                    // both writers ready at every choice (a thread may be slow to come back on a busy machine):
+                    // fairness then means strict turns
+                    while (!(a.in().pending() && b.in().pending())) {
+                        Fiber.yield();
+                    }
                     int i = alt.fairSelect();
                     (i == 0 ? a.in() : b.in()).read();
                     counts[i]++;
@@ -113,7 +118,7 @@ class AlternativeTest {
         for (Thread t : writers) {
             t.join(5_000);
         }
-        assertTrue(counts[0] >= 50 && counts[1] >= 50, counts[0] + " / " + counts[1]);
+        assertTrue(counts[0] == 1_000 && counts[1] == 1_000, counts[0] + " / " + counts[1]);
     }
 
     @Test

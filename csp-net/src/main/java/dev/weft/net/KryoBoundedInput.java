@@ -30,7 +30,7 @@ final class KryoBoundedInput extends Input {
         setBuffer(message);
     }
 
-    /** Lets go of the message, and of the char buffer if a long string grew it, so a pooled input keeps no large array. */
+    /** Lets go of the message, and of the char buffer if a long string grew it: a pooled input keeps no large array. */
     void release() {
         setBuffer(NONE);
         if (chars.length > KEPT_CHARS) {

@@ -133,8 +133,7 @@ final class NameService {
                 return (NetChannelLocation) answer.in().read();
             }
         } catch (PoisonException e) {
-            throw new LinkLostException("the link to the name server " + server + " was lost while resolving '"
-                    + name + "': " + serverLostWhy);
+            throw new LinkLostException("could not resolve '" + name + "': " + serverLostWhy);
         } finally {
             pending.remove(request);
         }
@@ -264,7 +263,7 @@ final class NameService {
      */
     void lost(Link link, String why) {
         if (!serving && link.peer().equals(server)) {
-            serverLostWhy = why;
+            serverLostWhy = "the link to the name server " + server + " was lost: " + why;
             for (CompletableFuture<Boolean> r : registrations.values()) {
                 r.completeExceptionally(new LinkLostException("the link to the name server " + server
                         + " was lost: " + why));
@@ -286,9 +285,18 @@ final class NameService {
         }
     }
 
-    /** This node closes: its own names are dropped. */
-    synchronized void close() {
-        names.values().removeIf(e -> e.owner == null);
+    /** This node closes: its own names are dropped, and its waiting resolves and registrations fail. */
+    void close() {
+        synchronized (this) {
+            names.values().removeIf(e -> e.owner == null);
+        }
+        serverLostWhy = "this node closed";
+        for (CompletableFuture<Boolean> r : registrations.values()) {
+            r.completeExceptionally(new LinkLostException("this node closed while registering a name"));
+        }
+        for (One2OneChannel<Object> a : pending.values()) {
+            a.in().poison();
+        }
     }
 
     // --------------------------------------------------------------------------------------- helpers
@@ -301,8 +309,8 @@ final class NameService {
     }
 
     private LinkLostException serverGone(Link link) {
-        return new LinkLostException("the link to the name server " + server + " is lost"
-                + (serverLostWhy == null ? "" : ": " + serverLostWhy));
+        String why = serverLostWhy;
+        return new LinkLostException(why != null ? why : "the link to the name server " + server + " is lost");
     }
 
     private static IllegalStateException taken(String name) {

@@ -59,18 +59,29 @@ abstract class NetInput<T> implements LinkUser {
                 RuntimeException f = failure;
                 throw f != null ? Failures.fresh(f) : p;
             }
-            if (claim(e)) {
+            long credit = claim(e);
+            if (credit >= 0) {
                 RemoteWriter w = e.writer;
-                w.link.send(capacity == 0 ? new Frame(Protocol.ACK, w.lane, 0) : new Frame(Protocol.CREDIT, w.lane, 1));
+                if (capacity == 0) {
+                    w.link.send(new Frame(Protocol.ACK, w.lane, 0));
+                } else if (credit > 0) {
+                    w.link.send(new Frame(Protocol.CREDIT, w.lane, credit));
+                }
                 return e;
             }
             // withdrawn by its cancelled writer: not delivered, read on
         }
     }
 
-    private synchronized boolean claim(Envelope e) {
+    /**
+     * Takes {@code e} unless its writer withdrew it (-1). On a buffered input, returns the credit to give its
+     * writer back now: credit is returned in batches of half the capacity, which cannot starve a writer: one
+     * that waits for credit has its whole window unread or owed, so once its values are read, at least half
+     * the capacity is owed.
+     */
+    private synchronized long claim(Envelope e) {
         if (e.withdrawn) {
-            return false;
+            return -1;
         }
         e.taken = true;
         RemoteWriter w = e.writer;
@@ -78,7 +89,12 @@ abstract class NetInput<T> implements LinkUser {
         if (w.last == e) {
             w.last = null;
         }
-        return true;
+        if (capacity == 0 || ++w.owed < Math.max(1, capacity / 2)) {
+            return 0;
+        }
+        long credit = w.owed;
+        w.owed = 0;
+        return credit;
     }
 
     /** Poisons the channel: this end, and every remote writer that has written to it. */

@@ -22,8 +22,8 @@ package dev.weft.net;
  * </pre>
  *
  * Credits bound what a writer may have in flight: one value on a synchronous channel, capacity values on a
- * buffered one (per writing lane). A peer that sends more than its credit breaks the protocol and its link
- * is refused.
+ * buffered one (per writing lane), given back in batches of half the capacity. A peer that sends more than
+ * its credit breaks the protocol and its link is refused.
  */
 final class Protocol {
     static final byte DATA = 16;

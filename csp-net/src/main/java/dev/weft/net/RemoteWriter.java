@@ -10,6 +10,7 @@ final class RemoteWriter {
     final Link link;
     final long lane;
     int unread;
+    int owed; // values read from a buffered input whose credit has not been given back yet
     boolean opened;
     Envelope last; // its newest unread value: what a withdrawal takes back
 

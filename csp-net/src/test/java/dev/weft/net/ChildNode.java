@@ -23,8 +23,12 @@ public final class ChildNode {
 
     /** Plays {@code args[1]} against the name server at {@code args[0]}. */
     public static void main(String[] args) throws Exception {
-        Node node = Node.builder().nameServer(NodeAddress.parse(args[0]))
-                .heartbeat(Duration.ofMillis(200), Duration.ofSeconds(2)).start();
+        Node.Builder b = Node.builder().nameServer(NodeAddress.parse(args[0]))
+                .heartbeat(Duration.ofMillis(200), Duration.ofSeconds(2));
+        if (args.length > 2) {
+            b.secret(args[2]);
+        }
+        Node node = b.start();
         switch (args[1]) {
             case "victim": {
                 // takes writes to "victim.in" but never reads them; writes once to "parent.in"
@@ -44,6 +48,17 @@ public final class ChildNode {
                     out.write("echo: " + in.read());
                 }
             }
+            case "guarded": {
+                // an echo that also says how many gadgets this JVM has built
+                NetChannelInput<String> in = node.net2one("echo.in");
+                NetChannelOutput<String> out = node.one2net("echo.out");
+                System.out.println("ready");
+                System.out.flush();
+                for (;;) {
+                    String v = in.read();
+                    out.write(v.equals("gadgets?") ? "gadgets: " + HostilePeerTest.Gadget.BUILT.get() : "echo: " + v);
+                }
+            }
             default:
                 throw new IllegalArgumentException("unknown role " + args[1]);
         }
@@ -51,6 +66,11 @@ public final class ChildNode {
 
     /** Starts a child JVM playing {@code role}, and waits until it says it is ready. */
     static Process start(NodeAddress nameServer, String role) throws IOException {
+        return start(nameServer, role, null);
+    }
+
+    /** As {@link #start(NodeAddress, String)}, its links proving {@code secret} (null: none). */
+    static Process start(NodeAddress nameServer, String role, String secret) throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add(System.getProperty("java.home") + File.separator + "bin" + File.separator + "java");
         cmd.add("-cp");
@@ -58,6 +78,9 @@ public final class ChildNode {
         cmd.add(ChildNode.class.getName());
         cmd.add(nameServer.toString());
         cmd.add(role);
+        if (secret != null) {
+            cmd.add(secret);
+        }
         Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
         String line;

@@ -27,12 +27,22 @@ class ChildProcessTest {
                     return null;
                 });
                 Nodes.Party<String> reader = nodes.thread("reader", in::read);
+                // a second node blocked on the victim too: every node involved hears of it
+                Node other = nodes.start(Node.builder().nameServer(parent.address())
+                        .heartbeat(Duration.ofMillis(200), TIMEOUT));
+                NetChannelOutput<String> fromOther = other.one2net("victim.in", Duration.ofSeconds(10));
+                Nodes.Party<Void> otherWriter = nodes.thread("other writer", () -> {
+                    fromOther.write("never read either");
+                    return null;
+                });
                 writer.awaitBlocked();
                 reader.awaitBlocked();
+                otherWriter.awaitBlocked();
                 long killed = System.nanoTime();
                 victim.destroyForcibly();
                 assertInstanceOf(LinkLostException.class, writer.failure());
                 assertInstanceOf(LinkLostException.class, reader.failure());
+                assertInstanceOf(LinkLostException.class, otherWriter.failure());
                 long tookMs = (System.nanoTime() - killed) / 1_000_000;
                 assertTrue(tookMs < TIMEOUT.toMillis() + 1000, "took " + tookMs + " ms");
                 // the node goes on: its other channels work

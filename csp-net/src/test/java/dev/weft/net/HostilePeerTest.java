@@ -6,14 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.net.transport.Frame;
 import dev.weft.net.transport.Link;
-import dev.weft.net.transport.LinkListener;
-import dev.weft.net.transport.Transport;
-import dev.weft.net.transport.TransportConfig;
 import java.io.ByteArrayOutputStream;
 import java.io.ObjectOutputStream;
 import java.io.Serializable;
-import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -41,29 +36,8 @@ class HostilePeerTest {
         }
     }
 
-    /** A transport without the channel layer, to send any frame. */
-    private static final class Hostile implements LinkListener, AutoCloseable {
-        final Transport transport = Transport.start(new TransportConfig("127.0.0.1", 0, null, null,
-                Duration.ofSeconds(1), Duration.ofSeconds(5), 16 << 20), this);
-        final CompletableFuture<String> lost = new CompletableFuture<>();
-
-        @Override
-        public void received(Link link, Frame frame) {
-        }
-
-        @Override
-        public void lost(Link link, String why) {
-            lost.complete(why);
-        }
-
-        @Override
-        public void close() {
-            transport.close();
-        }
-    }
-
     private static void assertRefused(Node victim, Frame frame) throws Exception {
-        try (Hostile h = new Hostile()) {
+        try (HostileTransport h = new HostileTransport(null)) {
             Link link = h.transport.link(victim.address());
             link.send(frame);
             String why = h.lost.get(10, TimeUnit.SECONDS);
@@ -101,7 +75,7 @@ class HostilePeerTest {
         try (Node victim = Node.start()) {
             NetChannelInput<Integer> in = victim.net2one(); // synchronous: one value in flight per writer
             byte[] one = new KryoCodec().encode(1);
-            try (Hostile h = new Hostile()) {
+            try (HostileTransport h = new HostileTransport(null)) {
                 Link link = h.transport.link(victim.address());
                 link.send(new Frame((byte) 16, in.location().id(), 7, one));
                 link.send(new Frame((byte) 16, in.location().id(), 7, one));

@@ -71,7 +71,8 @@ class KryoCodecGadgetTest {
     @Test
     @Timeout(30)
     void noBytesMakeDecodeInitialiseBuildOrDeserialiseAGadget() throws Exception {
-        try (URLClassLoader elsewhere = new URLClassLoader(new URL[] {testClasses()}, ClassLoader.getPlatformClassLoader())) {
+        URL[] testClasses = {KryoCodecGadgetTest.class.getProtectionDomain().getCodeSource().getLocation()};
+        try (URLClassLoader elsewhere = new URLClassLoader(testClasses, ClassLoader.getPlatformClassLoader())) {
             Class<?> gadgetType = Class.forName(Gadget.class.getName(), true, elsewhere);
             Object gadget = newInstance(gadgetType);
             Map<String, byte[]> payloads = payloads(gadgetType, gadget);
@@ -115,8 +116,10 @@ class KryoCodecGadgetTest {
         AtomicInteger deserialised = effect(elsewhere, "DESERIALISED");
         assertEquals(1, constructed.get(), "the copy was built once, to make the payloads");
 
-        assertEquals(gadgetType, new KryoCodec(gadgetType).decode(payloads.get("by the id a victim would give it")).getClass());
-        Holder holder = (Holder) new KryoCodec(gadgetType, Holder.class).decode(payloads.get("inside an allowed record"));
+        Object byId = new KryoCodec(gadgetType).decode(payloads.get("by the id a victim would give it"));
+        assertEquals(gadgetType, byId.getClass());
+        KryoCodec allowing = new KryoCodec(gadgetType, Holder.class);
+        Holder holder = (Holder) allowing.decode(payloads.get("inside an allowed record"));
         assertEquals(gadgetType, holder.payload().getClass());
         Kryo byName = new Kryo();
         byName.setRegistrationRequired(false);
@@ -124,7 +127,8 @@ class KryoCodecGadgetTest {
         assertEquals(gadgetType, byName.readClassAndObject(new Input(payloads.get("by class name"))).getClass());
         assertEquals(1 + 3, constructed.get(), "each of the three Kryo payloads builds the copy");
 
-        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(payloads.get("by Java serialization"))) {
+        ByteArrayInputStream java = new ByteArrayInputStream(payloads.get("by Java serialization"));
+        try (ObjectInputStream in = new ObjectInputStream(java) {
             @Override
             protected Class<?> resolveClass(ObjectStreamClass desc) throws ClassNotFoundException {
                 return Class.forName(desc.getName(), false, elsewhere);
@@ -133,10 +137,6 @@ class KryoCodecGadgetTest {
             assertEquals(gadgetType, in.readObject().getClass());
         }
         assertTrue(deserialised.get() >= 1, "the Java payload runs readObject and readResolve");
-    }
-
-    private static URL testClasses() {
-        return KryoCodecGadgetTest.class.getProtectionDomain().getCodeSource().getLocation();
     }
 
     private static Object newInstance(Class<?> type) throws ReflectiveOperationException {

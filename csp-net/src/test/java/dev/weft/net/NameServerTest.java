@@ -108,4 +108,33 @@ class NameServerTest {
             assertTrue(e.getMessage().contains("nameServer"), e.getMessage());
         }
     }
+
+    @Test
+    void aResolveWaitingWhenItsNodeClosesFails() throws Exception {
+        try (Nodes nodes = new Nodes()) {
+            Node names = nodes.start(Node.builder().serveNames());
+            Node b = nodes.start(Node.builder().nameServer(names.address()));
+            Nodes.Party<NetChannelOutput<String>> remote = nodes.thread("remote resolve", () -> b.one2net("never"));
+            Nodes.Party<NetChannelOutput<String>> local = nodes.thread("local resolve", () -> names.one2net("never"));
+            remote.awaitBlocked();
+            local.awaitBlocked();
+            b.close();
+            names.close();
+            assertTrue(remote.failure() instanceof LinkLostException, "remote");
+            assertTrue(local.failure() instanceof LinkLostException, "local");
+        }
+    }
+
+    @Test
+    void aResolveFailsWhenTheNameServerDies() throws Exception {
+        try (Nodes nodes = new Nodes()) {
+            Node names = nodes.start(Node.builder().serveNames());
+            Node b = nodes.start(Node.builder().nameServer(names.address()));
+            Nodes.Party<NetChannelOutput<String>> waiting = nodes.thread("resolve", () -> b.one2net("never"));
+            waiting.awaitBlocked();
+            names.close();
+            Throwable t = waiting.failure();
+            assertTrue(t instanceof LinkLostException && t.getMessage().contains("name server"), t.toString());
+        }
+    }
 }

@@ -3,6 +3,10 @@ package dev.weft.samples.net;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.weft.net.Node;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -19,5 +23,15 @@ class DistributedSamplesTest {
     void theFarmCountsThePrimesWithWorkersInOtherJvms() throws Exception {
         assertEquals(17_984, DistributedFarm.countPrimes(200_000, 2)); // pi(200,000)
         assertEquals(DistributedFarm.primesIn(0, 200_000), 17_984);
+    }
+
+    @Test
+    void theReadmeExampleGreetsByName() throws Exception {
+        try (Node names = Node.builder().serveNames().start()) {
+            CompletableFuture<List<String>> received =
+                    CompletableFuture.supplyAsync(() -> Receiver.receive(names.address()));
+            Sender.send(names.address(), List.of("hello", "world"));
+            assertEquals(List.of("hello", "world", "bye"), received.get(30, TimeUnit.SECONDS));
+        }
     }
 }

@@ -1,0 +1,104 @@
+package dev.weft.net;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.weft.net.transport.Frame;
+import dev.weft.net.transport.Link;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.time.Duration;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A node in a JVM of its own, attacked over real sockets: garbage, an oversized length, a wrong secret, a
+ * gadget. Each attack is refused, nothing is built, and the node serves its honest peer throughout.
+ */
+@Timeout(90)
+class ChildHostileTest {
+    private static final String SECRET = "s3cret";
+
+    @Test
+    void aNodeInAnotherJvmRefusesEveryAttackAndGoesOn() throws Exception {
+        try (Nodes nodes = new Nodes()) {
+            Node parent = nodes.start(Node.builder().serveNames().secret(SECRET));
+            NetChannelInput<String> replies = parent.net2one("echo.out");
+            Process child = ChildNode.start(parent.address(), "guarded", SECRET);
+            try {
+                NetChannelOutput<String> echo = parent.one2net("echo.in", Duration.ofSeconds(30));
+                NodeAddress target = echo.location().node();
+                assertEchoes(echo, replies, "before");
+
+                rawAttack(target, random(4096)); // garbage
+                assertEchoes(echo, replies, "after garbage");
+                rawAttack(target, new byte[] {0x7f, (byte) 0xff, (byte) 0xff, (byte) 0xff, 1, 2, 3}); // 2 GiB frame
+                assertEchoes(echo, replies, "after an oversized length");
+
+                try (Node wrongSecret = Node.builder().secret("not the secret").start()) {
+                    Throwable t = failureOfWrite(wrongSecret.one2net(echo.location()));
+                    assertInstanceOf(LinkLostException.class, t);
+                    assertTrue(t.getMessage().contains("secret"), t.getMessage());
+                }
+                assertEchoes(echo, replies, "after a wrong secret");
+
+                try (HostileTransport h = new HostileTransport(SECRET)) { // knows the secret, sends a gadget
+                    byte[] gadget = new KryoCodec(HostilePeerTest.Gadget.class).encode(new HostilePeerTest.Gadget());
+                    Link link = h.transport.link(target);
+                    link.send(new Frame((byte) 16, echo.location().id(), 1, gadget));
+                    h.lost.get(30, TimeUnit.SECONDS); // the child refused the link
+                }
+                assertEchoes(echo, replies, "after a gadget");
+                echo.write("gadgets?");
+                assertEquals("gadgets: 0", replies.read());
+            } finally {
+                child.destroyForcibly();
+            }
+        }
+    }
+
+    private static void assertEchoes(NetChannelOutput<String> echo, NetChannelInput<String> replies, String when) {
+        echo.write(when);
+        assertEquals("echo: " + when, replies.read());
+    }
+
+    private static Throwable failureOfWrite(NetChannelOutput<String> out) {
+        try {
+            out.write("let me in");
+        } catch (RuntimeException e) {
+            return e;
+        }
+        throw new AssertionError("a write with the wrong secret went through");
+    }
+
+    /** Sends {@code bytes} on a raw socket, then waits until the node closes it. */
+    private static void rawAttack(NodeAddress target, byte[] bytes) throws Exception {
+        try (Socket s = new Socket(target.host(), target.port())) {
+            s.setSoTimeout(20_000);
+            OutputStream out = s.getOutputStream();
+            out.write(bytes);
+            out.flush();
+            InputStream in = s.getInputStream();
+            try {
+                while (in.read() >= 0) {
+                    // whatever the node says before it closes
+                }
+            } catch (SocketTimeoutException e) {
+                throw new AssertionError("the node kept a hostile connection open", e);
+            } catch (java.io.IOException reset) {
+                // closed with a reset: refused too
+            }
+        }
+    }
+
+    private static byte[] random(int n) {
+        byte[] b = new byte[n];
+        new Random(42).nextBytes(b);
+        return b;
+    }
+}

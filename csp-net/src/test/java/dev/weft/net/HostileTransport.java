@@ -1,0 +1,36 @@
+package dev.weft.net;
+
+import dev.weft.net.transport.Frame;
+import dev.weft.net.transport.Link;
+import dev.weft.net.transport.LinkListener;
+import dev.weft.net.transport.Transport;
+import dev.weft.net.transport.TransportConfig;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+
+/** A transport without the channel layer: it speaks the link protocol correctly and sends any frame. */
+final class HostileTransport implements LinkListener, AutoCloseable {
+    final Transport transport;
+    /** Why its link was lost (the node it attacked refused it). */
+    final CompletableFuture<String> lost = new CompletableFuture<>();
+
+    /** Its links prove {@code secret} (null: none). */
+    HostileTransport(String secret) {
+        transport = Transport.start(new TransportConfig("127.0.0.1", 0, secret, null, Duration.ofSeconds(1),
+                Duration.ofSeconds(5), 16 << 20), this);
+    }
+
+    @Override
+    public void received(Link link, Frame frame) {
+    }
+
+    @Override
+    public void lost(Link link, String why) {
+        lost.complete(why);
+    }
+
+    @Override
+    public void close() {
+        transport.close();
+    }
+}
