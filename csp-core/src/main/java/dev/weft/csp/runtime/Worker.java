@@ -312,7 +312,10 @@ final class Worker implements Runnable {
 
     private boolean spinThenPark() {
         long spinEnd = 0;
-        for (int i = 0; ; i++) {
+        // Spin only while another worker is busy: its fibers may hand this one work at once. Otherwise work can
+        // only come from outside (a network event loop, a plain thread, a timer), which a spinning carrier would
+        // be taking the CPU from.
+        for (int i = stealing && othersBusy() ? 0 : -1; i >= 0; i++) {
             if (findWork()) {
                 return true;
             }
