@@ -15,6 +15,9 @@ import java.util.function.LongSupplier;
  *
  * <pre>java -cp bench/target/benchmarks.jar dev.weft.bench.net.NetRatios [ROUNDS]</pre>
  *
+ * <p>{@code weftOneWrite} is one synchronous write per operation (the value one way, its acknowledgement
+ * back): a single network round trip with an application party at each end, as {@code rawNettyThreads}.
+ *
  * <p>It prints {@code RESULT key value} lines: ns per round trip ({@code netPingPong.PEER}), values per second
  * ({@code netStream.SIZE.PEER}), how many times slower than raw Netty each peer is ({@code ...vsRawNetty}), and how
  * many times faster than JCSP.net2 Weft's ping-pong is ({@code netPingPong.jcsp.vsWeft}).
@@ -32,18 +35,24 @@ public final class NetRatios {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 30;
         try (Scheduler s = Scheduler.singleThreaded();
              WeftNetPingPong weft = new WeftNetPingPong(null); WeftNetPingPong weftFibers = new WeftNetPingPong(s);
+             WeftNetSyncWrite oneWrite = new WeftNetSyncWrite(null); WeftNetSyncWrite oneWriteFibers = new WeftNetSyncWrite(s);
              RawNettyPingPong raw = new RawNettyPingPong(WeftNet.encodedBytes(WeftNetPingPong.VALUE), false);
              RawNettyPingPong rawThreads = new RawNettyPingPong(WeftNet.encodedBytes(WeftNetPingPong.VALUE), true);
              JcspNetPingPong jcsp = new JcspNetPingPong()) {
             Map<String, LongSupplier> pingPong = new LinkedHashMap<>();
             pingPong.put("weft", () -> weft.roundTrips(ROUND_TRIPS));
             pingPong.put("weftFibers", () -> weftFibers.roundTrips(ROUND_TRIPS));
+            pingPong.put("weftOneWrite", () -> oneWrite.writes(ROUND_TRIPS));
+            pingPong.put("weftOneWriteFibers", () -> oneWriteFibers.writes(ROUND_TRIPS));
             pingPong.put("rawNetty", () -> raw.roundTrips(ROUND_TRIPS));
             pingPong.put("rawNettyThreads", () -> rawThreads.roundTrips(ROUND_TRIPS));
             pingPong.put("jcsp", () -> jcsp.roundTrips(ROUND_TRIPS));
             Map<String, double[]> ns = inTurns(pingPong, rounds, ROUND_TRIPS);
             report("netPingPong", ns, false);
             result("netPingPong.jcsp.vsWeft", medianRatio(ns.get("jcsp"), ns.get("weft")));
+            result("netPingPong.weftOneWrite.vsRawNettyThreads", medianRatio(ns.get("weftOneWrite"), ns.get("rawNettyThreads")));
+            result("netPingPong.weftOneWriteFibers.vsRawNettyThreads",
+                    medianRatio(ns.get("weftOneWriteFibers"), ns.get("rawNettyThreads")));
         }
         for (int size : new int[] {16, 1024}) {
             byte[] value = new byte[size];
