@@ -4,7 +4,6 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
-import io.netty.handler.codec.LengthFieldPrepender;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.timeout.IdleStateHandler;
 import java.util.concurrent.TimeUnit;
@@ -14,7 +13,7 @@ import java.util.concurrent.TimeUnit;
  * heartbeat timers, backpressure and the {@link Connection} itself.
  */
 final class Pipeline extends ChannelInitializer<Channel> {
-    private static final int LENGTH_BYTES = 4;
+    static final int LENGTH_BYTES = 4;
     private final Links links;
     private final SslContext tls;
     private final Connection dialled;
@@ -38,7 +37,6 @@ final class Pipeline extends ChannelInitializer<Channel> {
         }
         TransportConfig c = links.config;
         p.addLast(new LengthFieldBasedFrameDecoder(LENGTH_BYTES + c.maxFrameBytes(), 0, LENGTH_BYTES, 0, LENGTH_BYTES),
-                new LengthFieldPrepender(LENGTH_BYTES),
                 new FrameCodec(),
                 new IdleStateHandler(c.heartbeatTimeout().toMillis(), c.heartbeatInterval().toMillis(), 0, TimeUnit.MILLISECONDS),
                 Backpressure.INSTANCE,
