@@ -41,6 +41,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
     private Hello theirs;
     private String why;
     private ScheduledFuture<?> handshakeTimer;
+    private ScheduledFuture<?> heartbeat;
 
     /** A connection to accept ({@code dialling} null), or to dial for {@code dialling}. */
     Connection(Links links, PeerLink dialling) {
@@ -70,6 +71,14 @@ final class Connection extends ChannelInboundHandlerAdapter {
         handshakeTimer = ctx.executor().schedule(
                 () -> fail("no handshake from " + who() + " within " + Links.seconds(links.config.heartbeatTimeout())),
                 links.config.heartbeatTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        // A ping every interval, whatever else is sent: watching for quiet writes would put a listener on every
+        // write's promise, which a busy link pays for on each frame.
+        long every = links.config.heartbeatInterval().toMillis();
+        heartbeat = ctx.executor().scheduleAtFixedRate(() -> {
+            if (state == State.UP) {
+                channel.writeAndFlush(PING, channel.voidPromise());
+            }
+        }, every, every, TimeUnit.MILLISECONDS);
         ctx.fireChannelActive();
     }
 
@@ -167,9 +176,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
         if (event instanceof IdleStateEvent idle && state == State.UP) {
-            if (idle.state() == IdleState.WRITER_IDLE) {
-                ctx.writeAndFlush(PING);
-            } else if (idle.state() == IdleState.READER_IDLE) {
+            if (idle.state() == IdleState.READER_IDLE) {
                 String time = Links.seconds(links.config.heartbeatTimeout());
                 fail(channel.config().isAutoRead() ? "no heartbeat from " + link.peer() + " for " + time
                         : who() + " has not read what this node sent for " + time);
@@ -232,6 +239,9 @@ final class Connection extends ChannelInboundHandlerAdapter {
     public void channelInactive(ChannelHandlerContext ctx) {
         if (handshakeTimer != null) {
             handshakeTimer.cancel(false);
+        }
+        if (heartbeat != null) {
+            heartbeat.cancel(false);
         }
         String ended = why != null ? why
                 : state == State.UP ? "connection to " + who() + " closed without a goodbye"

@@ -38,7 +38,7 @@ final class Pipeline extends ChannelInitializer<Channel> {
         TransportConfig c = links.config;
         p.addLast(new LengthFieldBasedFrameDecoder(LENGTH_BYTES + c.maxFrameBytes(), 0, LENGTH_BYTES, 0, LENGTH_BYTES),
                 new FrameCodec(),
-                new IdleStateHandler(c.heartbeatTimeout().toMillis(), c.heartbeatInterval().toMillis(), 0, TimeUnit.MILLISECONDS),
+                new IdleStateHandler(c.heartbeatTimeout().toMillis(), 0, 0, TimeUnit.MILLISECONDS), // pings: Connection
                 Backpressure.INSTANCE,
                 dialled == null ? new Connection(links, null) : dialled);
     }
