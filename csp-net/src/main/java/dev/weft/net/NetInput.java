@@ -26,6 +26,8 @@ abstract class NetInput<T> implements LinkUser {
     private final ChannelOutput<Envelope> out;
     /** Remote writers by link and lane; under this object's monitor. */
     private final Map<Link, Map<Long, RemoteWriter>> writers = new HashMap<>();
+    /** The writer of the value that arrived last: a stream's next value most likely comes from it too. */
+    private RemoteWriter latest;
     private volatile RuntimeException failure;
 
     NetInput(Endpoints endpoints, NetChannelLocation location, int capacity, ChannelInput<Envelope> in,
@@ -114,16 +116,10 @@ abstract class NetInput<T> implements LinkUser {
                 link.send(new Frame(Protocol.POISON_LANE, lane, Protocol.POISONED));
                 return;
             }
-            Map<Long, RemoteWriter> ofLink = writers.get(link);
-            if (ofLink == null) {
-                ofLink = new HashMap<>();
-                writers.put(link, ofLink);
-                endpoints.uses(link, this);
-            }
-            w = ofLink.get(lane);
-            if (w == null) {
-                w = new RemoteWriter(link, lane);
-                ofLink.put(lane, w);
+            w = latest;
+            if (w == null || w.link != link || w.lane != lane) {
+                w = writer(link, lane);
+                latest = w;
             }
             if (w.unread >= Math.max(1, capacity)) {
                 link.refuse("writer " + lane + " on " + link.peer() + " sent more values to " + location
@@ -140,6 +136,22 @@ abstract class NetInput<T> implements LinkUser {
             link.send(new Frame(Protocol.OPENED, lane, capacity));
         }
         Extensions.offer(out, e); // false only if poisoned meanwhile (the buffer is unbounded): writers are told
+    }
+
+    /** The record of lane {@code lane} on {@code link}, made on its first value. Under this object's monitor. */
+    private RemoteWriter writer(Link link, long lane) {
+        Map<Long, RemoteWriter> ofLink = writers.get(link);
+        if (ofLink == null) {
+            ofLink = new HashMap<>();
+            writers.put(link, ofLink);
+            endpoints.uses(link, this);
+        }
+        RemoteWriter w = ofLink.get(lane);
+        if (w == null) {
+            w = new RemoteWriter(link, lane);
+            ofLink.put(lane, w);
+        }
+        return w;
     }
 
     /**
@@ -184,6 +196,9 @@ abstract class NetInput<T> implements LinkUser {
         }
         synchronized (this) {
             Map<Long, RemoteWriter> ofLink = writers.remove(link);
+            if (latest != null && latest.link == link) {
+                latest = null;
+            }
             if (ofLink != null && capacity == 0) { // a buffered input's values stay: their writes had completed
                 for (RemoteWriter w : ofLink.values()) {
                     if (w.last != null && !w.last.taken) {

@@ -76,7 +76,7 @@ abstract class QueuedLink implements Link {
 
     /** Schedules a drain unless one is pending or the link is not ready. */
     final void scheduleDrain() {
-        if (ready() && !queue.isEmpty() && drainScheduled.compareAndSet(false, true)) {
+        if (ready() && !drainScheduled.get() && !queue.isEmpty() && drainScheduled.compareAndSet(false, true)) {
             try {
                 loop.execute(this::drain);
             } catch (RejectedExecutionException e) {
