@@ -22,6 +22,7 @@ final class Endpoints implements LinkListener {
     private final Codec codec;
     private volatile Transport transport;
     private volatile NameService names;
+    private volatile RuntimeException closed; // why this node's ends are poisoned, once it closes
 
     Endpoints(Codec codec) {
         this.codec = codec;
@@ -40,7 +41,16 @@ final class Endpoints implements LinkListener {
         return ids.incrementAndGet();
     }
 
+    /**
+     * The link to {@code peer}, made if need be.
+     *
+     * @throws dev.weft.csp.PoisonException if this node is closed: its ends are poisoned
+     */
     Link link(NodeAddress peer) {
+        RuntimeException e = closed;
+        if (e != null) {
+            throw Failures.fresh(e);
+        }
         return transport.link(peer);
     }
 
@@ -89,6 +99,7 @@ final class Endpoints implements LinkListener {
 
     /** Every end of this node, failed with {@code e} (the node closes). */
     void failAll(RuntimeException e) {
+        closed = e;
         for (NetInput<?> in : inputs.values()) {
             in.close(e);
         }

@@ -325,4 +325,23 @@ class NetChannelTest {
             w2.join();
         }
     }
+
+    @Test
+    void theEndsOfAClosedNodeArePoisonedEvenUnused() throws Exception {
+        try (Nodes nodes = new Nodes()) {
+            Node a = nodes.start();
+            Node b = nodes.start();
+            NetChannelInput<String> in = b.net2one();
+            NetChannelOutput<String> unused = a.one2net(in.location());
+            NetChannelInput<String> mine = a.net2one();
+            Nodes.Party<String> reader = nodes.thread("reader", mine::read);
+            reader.awaitBlocked();
+            a.close();
+            assertInstanceOf(PoisonException.class, reader.failure());
+            assertThrows(PoisonException.class, () -> unused.write("after close"));
+            assertThrows(PoisonException.class, () -> unused.poison());
+            assertThrows(IllegalStateException.class, a::net2one);
+            a.close(); // idempotent
+        }
+    }
 }
