@@ -8,16 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.handler.ssl.SslHandler;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -25,7 +19,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** TLS between nodes, with self-signed certificates the JDK's keytool makes for the test. */
 class TlsTest {
-    private static final char[] PASSWORD = "changeit".toCharArray();
     @TempDir
     static Path dir;
     private static SSLContext trusted;
@@ -33,8 +26,8 @@ class TlsTest {
 
     @BeforeAll
     static void makeCertificates() throws Exception {
-        trusted = context(keystore("trusted"));
-        stranger = context(keystore("stranger"));
+        trusted = TestCertificates.selfSigned(dir, "trusted");
+        stranger = TestCertificates.selfSigned(dir, "stranger");
     }
 
     @Test
@@ -102,38 +95,5 @@ class TlsTest {
             assertTrue(lost.why().startsWith("TLS with peer " + b.address() + " failed"), lost.why());
             assertEquals(0, rb.pendingFrames());
         }
-    }
-
-    /** A PKCS12 keystore with a fresh self-signed EC key pair for 127.0.0.1, made by keytool. */
-    private static Path keystore(String name) throws Exception {
-        Path file = dir.resolve(name + ".p12");
-        Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
-                "-genkeypair", "-alias", name, "-keyalg", "EC", "-groupname", "secp256r1", "-validity", "2",
-                "-dname", "CN=" + name, "-ext", "SAN=ip:127.0.0.1", "-storetype", "PKCS12",
-                "-keystore", file.toString(), "-storepass", new String(PASSWORD), "-keypass", new String(PASSWORD))
-                .redirectErrorStream(true).start();
-        String output = new String(keytool.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(keytool.waitFor(30, TimeUnit.SECONDS), "keytool did not finish");
-        assertEquals(0, keytool.exitValue(), output);
-        return file;
-    }
-
-    /** A TLS context with the keystore's key, trusting its certificate alone. */
-    private static SSLContext context(Path keystore) throws Exception {
-        KeyStore keys = KeyStore.getInstance("PKCS12");
-        try (InputStream in = Files.newInputStream(keystore)) {
-            keys.load(in, PASSWORD);
-        }
-        KeyStore trust = KeyStore.getInstance("PKCS12");
-        trust.load(null, null);
-        String alias = keys.aliases().nextElement();
-        trust.setCertificateEntry(alias, keys.getCertificate(alias));
-        KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-        kmf.init(keys, PASSWORD);
-        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-        tmf.init(trust);
-        SSLContext context = SSLContext.getInstance("TLS");
-        context.init(kmf.getKeyManagers(), tmf.getTrustManagers(), null);
-        return context;
     }
 }
