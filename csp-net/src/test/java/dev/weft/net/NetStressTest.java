@@ -5,14 +5,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.csp.CancelledException;
 import dev.weft.csp.Fiber;
+import dev.weft.csp.Parallel;
 import dev.weft.csp.PoisonException;
 import dev.weft.csp.Scheduler;
 import dev.weft.csp.Weft;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -132,5 +137,48 @@ class NetStressTest {
                 assertEquals(writers * each, got.size());
             }
         }
+    }
+
+    /** The figure: 100,000 net channels between two nodes, all over their one link. */
+    @Test
+    void aHundredThousandChannelsShareOneLink() throws Exception {
+        try (Nodes nodes = new Nodes(); Scheduler s = Scheduler.create(2)) {
+            Node a = nodes.start();
+            Node b = nodes.start();
+            NetChannelInput<Integer> warmUp = b.net2one(1);
+            a.<Integer>one2net(warmUp.location()).write(0); // the link is open from here on
+            long socketsBefore = sockets();
+            int n = 100_000;
+            List<NetChannelInput<Integer>> ins = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                ins.add(b.net2one(1));
+            }
+            Weft.run(s, () -> Parallel.forRange(0, n, i -> a.<Integer>one2net(ins.get(i).location()).write(i)));
+            for (int i = 0; i < n; i++) {
+                assertEquals(i, ins.get(i).read());
+            }
+            assertEquals(socketsBefore, sockets(), "a channel opened a socket of its own");
+        }
+    }
+
+    /** This JVM's open sockets (Linux /proc), or -1 where that cannot be read. */
+    private static long sockets() throws IOException {
+        Path fds = Path.of("/proc/self/fd");
+        if (!Files.isDirectory(fds)) {
+            return -1;
+        }
+        long n = 0;
+        try (Stream<Path> all = Files.list(fds)) {
+            for (Path fd : (Iterable<Path>) all::iterator) {
+                try {
+                    if (Files.readSymbolicLink(fd).toString().startsWith("socket:")) {
+                        n++;
+                    }
+                } catch (IOException closedMeanwhile) {
+                    // an fd that closed while we listed
+                }
+            }
+        }
+        return n;
     }
 }
