@@ -25,6 +25,10 @@ public final class Alternative {
     private final ChannelImpl<?>[] locks; // the distinct channels whose locks guard the guards, by id
     /** How many of {@link #locks} (a prefix) the running select holds: what a failure handler frees. */
     private int held;
+    /**
+     * Where {@link #fairSelect()} starts looking: past the last one chosen, and for a new alternative at a random
+     * guard, so that a fresh alternative per choice (the natural translation of Go's {@code select}) is fair too.
+     */
     private int favourite;
 
     /**
@@ -62,6 +66,7 @@ public final class Alternative {
         }
         distinct.sort(Comparator.comparingLong(ChannelImpl::id));
         locks = distinct.toArray(new ChannelImpl<?>[0]);
+        favourite = java.util.concurrent.ThreadLocalRandom.current().nextInt(guards.length);
     }
 
     /** Waits for some ready guard and returns its index; fair over repeated calls. */
