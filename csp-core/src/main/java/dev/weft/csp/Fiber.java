@@ -719,10 +719,16 @@ public final class Fiber extends Continuation {
         }
     }
 
-    /** The process this fiber runs, named as a Java programmer would: {@code Foo} or {@code lambda in Foo}. */
+    /**
+     * The process this fiber runs: the name it was spawned with, or as a Java programmer would name it,
+     * {@code Foo} or {@code lambda in Foo}.
+     */
     String processName() {
         if (process == null) {
             return "?";
+        }
+        if (process instanceof NamedProcess) {
+            return ((NamedProcess) process).name;
         }
         String n = process.getClass().getName();
         int lambda = n.indexOf("$$Lambda");

@@ -117,6 +117,22 @@ public final class Weft {
     }
 
     /**
+     * As {@link #spawn(CSProcess)}, the fiber named {@code name}: fiber dumps, deadlock reports, the report of
+     * a failure nobody joined and the handle's {@code toString()} show it.
+     *
+     * @throws IllegalArgumentException if {@code name} is null or blank
+     */
+    public static Fiber spawn(String name, CSProcess p) {
+        if (name == null || name.isBlank()) {
+            throw new IllegalArgumentException("a fiber's name must not be " + (name == null ? "null" : "blank"));
+        }
+        if (p == null) {
+            throw new NullPointerException("process is null");
+        }
+        return spawn(new NamedProcess(name, p));
+    }
+
+    /**
      * Runs a blocking Java call (file, socket, JDBC, a lock) on a separate pool of threads and returns its
      * value. From a fiber, the fiber pauses until the call returns and its carrier runs other fibers
      * meanwhile; from a plain thread, the call simply runs on that thread. If the call throws, this rethrows

@@ -1,6 +1,7 @@
 package dev.weft.csp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -21,6 +22,24 @@ class FiberDumpTest {
     static int readIt(ChannelInput<Integer> in) {
         READ_LINE.set(new Throwable().getStackTrace()[0].getLineNumber() + 1);
         return in.read();
+    }
+
+    @Test
+    @Timeout(20)
+    void aNamedFiberShowsItsNameInItsHandleDumpsAndDeadlockReports() {
+        try (Scheduler s = Scheduler.singleThreaded()) {
+            String[] handle = new String[1];
+            DeadlockException e = assertThrows(DeadlockException.class, () -> Weft.run(s, () -> {
+                One2OneChannel<Integer> c = Channel.one2one();
+                Fiber f = Weft.spawn("order-reader", () -> c.in().read());
+                handle[0] = f.toString();
+                f.join();
+            }));
+            assertTrue(handle[0].contains("[order-reader]"), handle[0]);
+            assertTrue(e.getMessage().contains("[order-reader]"), e.getMessage());
+        }
+        assertThrows(IllegalArgumentException.class, () -> Weft.spawn(" ", () -> { }));
+        assertThrows(IllegalArgumentException.class, () -> Weft.spawn(null, () -> { }));
     }
 
     @Test
