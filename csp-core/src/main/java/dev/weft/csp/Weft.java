@@ -117,6 +117,23 @@ public final class Weft {
     }
 
     /**
+     * Starts {@code p} on scheduler {@code s}, from anywhere, without waiting for it: a plain thread hands work
+     * to a scheduler this way (its failure, if nobody joins it, goes to the scheduler's handler). The fiber
+     * belongs to no {@link #run}, even when a fiber of that scheduler spawns it: join it if you need its end.
+     *
+     * @throws IllegalStateException if the scheduler is closed
+     */
+    public static Fiber spawn(Scheduler s, CSProcess p) {
+        if (s == null) {
+            throw new NullPointerException("scheduler is null");
+        }
+        if (p == null) {
+            throw new NullPointerException("process is null");
+        }
+        return Fiber.start(p, s.pool, null);
+    }
+
+    /**
      * As {@link #spawn(CSProcess)}, the fiber named {@code name}: fiber dumps, deadlock reports, the report of
      * a failure nobody joined and the handle's {@code toString()} show it.
      *

@@ -39,7 +39,7 @@ class FiberDumpTest {
             assertTrue(e.getMessage().contains("[order-reader]"), e.getMessage());
         }
         assertThrows(IllegalArgumentException.class, () -> Weft.spawn(" ", () -> { }));
-        assertThrows(IllegalArgumentException.class, () -> Weft.spawn(null, () -> { }));
+        assertThrows(IllegalArgumentException.class, () -> Weft.spawn((String) null, () -> { }));
     }
 
     @Test

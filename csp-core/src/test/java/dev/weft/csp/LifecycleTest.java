@@ -16,6 +16,21 @@ import org.junit.jupiter.api.Timeout;
 /** How runs and schedulers begin and end: nothing hangs, nothing is stranded, a carrier survives failures. */
 class LifecycleTest {
     @Test
+    @Timeout(30)
+    void aPlainThreadHandsWorkToASchedulerWithoutWaiting() {
+        Schedulers.onOneAndTwoWorkers(20, s -> {
+            One2OneChannel<Integer> c = Channel.one2one();
+            Fiber f = Weft.spawn(s, () -> c.out().write(42)); // returns at once: this thread reads next
+            assertEquals(42, c.in().read());
+            f.join();
+            assertTrue(f.isDone());
+        });
+        Scheduler closed = Scheduler.singleThreaded();
+        closed.close();
+        assertThrows(IllegalStateException.class, () -> Weft.spawn(closed, () -> { }));
+    }
+
+    @Test
     @Timeout(60)
     void weftRunInsideAFiberFailsAtOnce() {
         Schedulers.onOneAndTwoWorkers(10, s -> {
