@@ -48,7 +48,21 @@ public final class Connection<Q, R> implements One2OneConnection<Q, R>, Any2OneC
         return server;
     }
 
+    /** Poisons the connection for good, from either end (see {@link ConnectionClient#poison()}). */
+    private void poisonAll() {
+        requests.in().poison();
+        replies.in().poison();
+        if (turns != null) {
+            turns.in().poison();
+        }
+    }
+
     private final class Client implements ConnectionClient<Q, R> {
+        @Override
+        public void poison() {
+            poisonAll();
+        }
+
         @Override
         @Pausable
         public R request(Q request) {
@@ -74,6 +88,11 @@ public final class Connection<Q, R> implements One2OneConnection<Q, R>, Any2OneC
     }
 
     private final class Server implements ConnectionServer<Q, R>, AltGuard, Waitable {
+        @Override
+        public void poison() {
+            poisonAll();
+        }
+
         @Override
         @Pausable
         public Q accept() {

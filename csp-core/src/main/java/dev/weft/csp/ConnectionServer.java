@@ -12,4 +12,10 @@ public interface ConnectionServer<Q, R> extends Guard {
     /** Replies to the request accepted last, ending the transaction. */
     @Pausable
     void reply(R reply);
+
+    /**
+     * Poisons the connection: every client's waiting and later requests, and this server's later
+     * {@code accept}s and {@code reply}s, throw {@link PoisonException}.
+     */
+    void poison();
 }

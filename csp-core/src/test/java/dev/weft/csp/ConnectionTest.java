@@ -10,6 +10,51 @@ import org.junit.jupiter.api.Timeout;
 
 /** Connections: every client gets its own reply, also when another client gave up in mid-transaction. */
 class ConnectionTest {
+    @Test
+    @Timeout(60)
+    void poisonFromEitherEndStopsTheOther() {
+        Schedulers.onOneAndTwoWorkers(20, s -> {
+            AtomicReference<Throwable> serverEnd = new AtomicReference<>();
+            AtomicReference<Throwable> clientEnd = new AtomicReference<>();
+            Weft.run(s, () -> {
+                // the client poisons: a server blocked in accept ends
+                One2OneConnection<Integer, Integer> c1 = Connection.one2one();
+                Fiber server = Weft.spawn(() -> {
+                    try {
+                        for (;;) {
+                            c1.server().reply(c1.server().accept() + 1);
+                        }
+                    } catch (PoisonException e) {
+                        serverEnd.set(e);
+                    }
+                });
+                assertEquals(2, c1.client().request(1));
+                c1.client().poison();
+                server.join();
+                // the server poisons: clients blocked in request end, and later requests fail
+                Any2OneConnection<Integer, Integer> c2 = Connection.any2one();
+                Fiber client = Weft.spawn(() -> {
+                    try {
+                        c2.client().request(7);
+                    } catch (PoisonException e) {
+                        clientEnd.set(e);
+                    }
+                });
+                assertEquals(7, c2.server().accept());
+                c2.server().poison();
+                client.join();
+                try {
+                    c2.client().request(8);
+                    throw new AssertionError("a request on a poisoned connection returned");
+                } catch (PoisonException expected) {
+                    // as it should
+                }
+            });
+            assertInstanceOf(PoisonException.class, serverEnd.get());
+            assertInstanceOf(PoisonException.class, clientEnd.get());
+        });
+    }
+
     @Pausable
     private static void serve(ConnectionServer<Integer, Integer> server, One2OneChannel<Integer> gate) {
         for (;;) {

@@ -21,6 +21,12 @@ final class NetClient<Q, R> implements ConnectionClient<Q, R> {
         return (R) requests.request(request);
     }
 
+    /** Poisons the connection: the server's input is poisoned, and with it every client's requests. */
+    @Override
+    public void poison() {
+        requests.poison();
+    }
+
     @Override
     public String toString() {
         return "net connection client of " + requests.location();

@@ -46,6 +46,12 @@ final class NetServer<Q, R> implements NetConnectionServer<Q, R>, ForwardingGuar
         c.link.send(new Frame(Protocol.REPLY, c.lane, 0, bytes));
     }
 
+    /** Poisons the connection: this server's input, and with it every client's waiting and later requests. */
+    @Override
+    public void poison() {
+        requests.poison();
+    }
+
     @Override
     public NetChannelLocation location() {
         return requests.location();

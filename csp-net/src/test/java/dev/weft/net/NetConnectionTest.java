@@ -1,6 +1,7 @@
 package dev.weft.net;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
 import dev.weft.csp.Alternative;
 import dev.weft.csp.CSProcess;
@@ -8,6 +9,7 @@ import dev.weft.csp.Channel;
 import dev.weft.csp.ConnectionClient;
 import dev.weft.csp.One2OneChannel;
 import dev.weft.csp.Parallel;
+import dev.weft.csp.PoisonException;
 import dev.weft.csp.Scheduler;
 import dev.weft.csp.Weft;
 import java.util.ArrayList;
@@ -70,6 +72,27 @@ class NetConnectionTest {
             ConnectionClient<String, String> client = b.connectionClient("echo");
             assertEquals("echo: hi", client.request("hi"));
             server.join();
+        }
+    }
+
+    @Test
+    void poisonCrossesAConnectionBothWays() throws Exception {
+        try (Nodes nodes = new Nodes()) {
+            Node server = nodes.start();
+            Node client = nodes.start();
+            NetConnectionServer<String, String> srv = server.connectionServer();
+            ConnectionClient<String, String> c = client.connectionClient(srv.location());
+            Nodes.Party<String> serving = nodes.thread("server", srv::accept);
+            serving.awaitBlocked();
+            c.poison(); // the client stops the server
+            assertInstanceOf(PoisonException.class, serving.failure());
+
+            NetConnectionServer<String, String> srv2 = server.connectionServer();
+            ConnectionClient<String, String> c2 = client.connectionClient(srv2.location());
+            Nodes.Party<String> asking = nodes.thread("client", () -> c2.request("anyone?"));
+            assertEquals("anyone?", srv2.accept());
+            srv2.poison(); // the server stops its clients
+            assertInstanceOf(PoisonException.class, asking.failure());
         }
     }
 }
