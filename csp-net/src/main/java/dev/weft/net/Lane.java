@@ -36,7 +36,7 @@ final class Lane {
     private Object reply; // a connection's reply, until its client takes it
     private boolean spent;
     private boolean lastWithdrawn; // the last answer was a withdrawal, not a read
-    private Fiber waiter; // a cancelled writer waiting to learn whether its value was withdrawn
+    private volatile Fiber waiter; // a cancelled writer waiting to learn whether its value was withdrawn
 
     NetOutput<?> owner() {
         return owner;
@@ -56,13 +56,10 @@ final class Lane {
      */
     @Pausable
     void deliver(Link link, long inputId, byte[] bytes) {
-        for (;;) {
-            if (takeCredit()) {
-                break;
-            }
+        long mine;
+        while ((mine = takeCredit()) == 0) {
             waitForRing();
         }
-        long mine = sentCount();
         link.send(new Frame(Protocol.DATA, inputId, id, bytes));
         awaitAnswer(link, inputId, mine);
     }
@@ -92,9 +89,7 @@ final class Lane {
      */
     @Pausable
     private boolean awaitWithdrawal(long mine) {
-        synchronized (this) {
-            waiter = Fiber.current();
-        }
+        waiter = Fiber.current();
         try {
             for (;;) {
                 Boolean outcome = outcome(mine);
@@ -104,9 +99,7 @@ final class Lane {
                 Extensions.parkIgnoringCancellation(this);
             }
         } finally {
-            synchronized (this) {
-                waiter = null;
-            }
+            waiter = null;
         }
     }
 
@@ -146,18 +139,14 @@ final class Lane {
         }
     }
 
-    private synchronized boolean takeCredit() {
+    /** Takes a credit and numbers the value it sends (from 1), or returns 0 if there is none. */
+    private synchronized long takeCredit() {
         owner.checkFailure();
         if (credits == 0) {
-            return false;
+            return 0;
         }
         credits--;
-        sent++;
-        return true;
-    }
-
-    private synchronized long sentCount() {
-        return sent;
+        return ++sent;
     }
 
     private synchronized boolean answeredOrBuffered(long mine) {
@@ -260,10 +249,7 @@ final class Lane {
     }
 
     private void unparkWaiter() {
-        Fiber w;
-        synchronized (this) {
-            w = waiter;
-        }
+        Fiber w = waiter; // volatile: an answer's ring reads it without the lock
         if (w != null) {
             w.unpark();
         }

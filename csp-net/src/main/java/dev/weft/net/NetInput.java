@@ -22,6 +22,7 @@ abstract class NetInput<T> implements LinkUser {
     final NetChannelLocation location;
     private final Endpoints endpoints;
     private final int capacity; // 0: synchronous
+    private final int window; // values a writer may have unread: one on a synchronous input, capacity on a buffered
     private final ChannelInput<Envelope> in;
     private final ChannelOutput<Envelope> out;
     /** Remote writers by link and lane; under this object's monitor. */
@@ -35,6 +36,7 @@ abstract class NetInput<T> implements LinkUser {
         this.endpoints = endpoints;
         this.location = location;
         this.capacity = capacity;
+        this.window = Math.max(1, capacity);
         this.in = in;
         this.out = out;
         Extensions.usedFromOutside(in); // remote writers may still come: a waiting reader is never a deadlock
@@ -121,9 +123,9 @@ abstract class NetInput<T> implements LinkUser {
                 w = writer(link, lane);
                 latest = w;
             }
-            if (w.unread >= Math.max(1, capacity)) {
+            if (w.unread >= window) {
                 link.refuse("writer " + lane + " on " + link.peer() + " sent more values to " + location
-                        + " than its credit (" + Math.max(1, capacity) + ")");
+                        + " than its credit (" + window + ")");
                 return;
             }
             w.unread++;

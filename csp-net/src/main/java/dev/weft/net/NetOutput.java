@@ -18,8 +18,8 @@ final class NetOutput<T> implements NetChannelOutput<T>, NetSharedChannelOutput<
     private final Endpoints endpoints;
     private final NetChannelLocation target;
     private volatile RuntimeException failure;
+    private volatile Link link;
     // Under this object's monitor.
-    private Link link;
     private final List<Lane> idle = new ArrayList<>(1);
     private final List<Lane> live = new ArrayList<>(1);
 
@@ -97,12 +97,20 @@ final class NetOutput<T> implements NetChannelOutput<T>, NetSharedChannelOutput<
         }
     }
 
-    private synchronized Link link() {
-        if (link == null) {
-            link = endpoints.link(target.node());
-            endpoints.uses(link, this);
+    /** The link to the target's node, made on first use; a write reads it without the lock once it is there. */
+    private Link link() {
+        Link l = link;
+        if (l != null) {
+            return l;
         }
-        return link;
+        synchronized (this) {
+            if (link == null) {
+                Link made = endpoints.link(target.node());
+                endpoints.uses(made, this);
+                link = made;
+            }
+            return link;
+        }
     }
 
     private Lane takeLane() {
