@@ -107,6 +107,20 @@ public final class Alternative {
 
     /** The lowest-index ready guard (a poisoned one counts), or -1 if none is ready; never waits. */
     public int selectNow() {
+        return poll(0);
+    }
+
+    /** As {@link #selectNow()} with the rotating priority of {@link #fairSelect()}: for a select's default case. */
+    int fairSelectNow() {
+        int i = poll(favourite);
+        if (i >= 0) {
+            favourite = (i + 1) % guards.length;
+        }
+        return i;
+    }
+
+    /** The first ready guard from {@code start} on, round the guards, or -1; never waits. */
+    private int poll(int start) {
         Selection sel = new Selection(null);
         List<Fiber> wake = new ArrayList<>(1);
         long now = System.nanoTime();
@@ -118,7 +132,8 @@ public final class Alternative {
             for (AltGuard g : alt) {
                 g.markUse(user);
             }
-            for (int i = 0; i < alt.length && chosen < 0; i++) {
+            for (int k = 0; k < alt.length && chosen < 0; k++) {
+                int i = (start + k) % alt.length;
                 if (isReady(i, new Selection.Registration(sel, i), wake, now, now)) {
                     chosen = i;
                 }

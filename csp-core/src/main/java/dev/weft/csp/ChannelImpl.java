@@ -32,10 +32,12 @@ import java.util.concurrent.atomic.AtomicLong;
 final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2AnyChannel<T>,
         Any2AnyChannel<T> {
     private static final Object POISON = new Object();
+    /** The {@link Fiber#transfer} of a reader woken by a close: nothing is left to read. */
+    private static final Object CLOSED_END = new Object();
     private static final AtomicLong IDS = new AtomicLong();
     // The state word: the lock bit and the flags, so that a channel stays small (see Performance in DESIGN.md).
     static final int LOCKED = 1;
-    private static final int POISONED = 2, SHARED_READERS = 4, SHARED_WRITERS = 8;
+    private static final int POISONED = 2, SHARED_READERS = 4, SHARED_WRITERS = 8, CLOSED = 16;
     private static final VarHandle STATE;
 
     static {
@@ -51,7 +53,7 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
     private final In in = new In();
     private final Out out = new Out();
     /**
-     * {@link #LOCKED}, {@link #POISONED} (changed under the lock), and the fixed sharing flags. Not private:
+     * {@link #LOCKED}, {@link #POISONED} and {@link #CLOSED} (changed under the lock), and the fixed sharing flags. Not private:
      * a failure handler of {@link Alternative} frees the lock with a plain write of it (see Faults above).
      */
     volatile int state;
@@ -201,7 +203,23 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
         return new PoisonException("the channel is poisoned");
     }
 
-    private void poisonChannel() {
+    private ChannelClosedException closedError() {
+        return new ChannelClosedException(this + " is closed");
+    }
+
+    /** Whether the channel is closed; under the lock. */
+    private boolean closed() {
+        return (state & CLOSED) != 0;
+    }
+
+    /**
+     * Poisons ({@code poison}) or closes the channel. Poison empties the buffer and both queues: everyone waiting
+     * throws. A close leaves what was written: readers waiting now have nothing left to read (a waiting reader
+     * means an empty buffer and no waiting writer) and see the end, writers already waiting stay queued, their
+     * values still to be read, and alternatives waiting on either end count the end as ready. Either is final;
+     * poison may follow a close, not the reverse.
+     */
+    private void end(boolean poison) {
         Object r = null;
         Object w = null;
         WorkerPool p = Uses.callerPool();
@@ -209,46 +227,50 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
         lock();
         try {
             use(p);
-            if (!poisoned()) {
-                if (buffer != null) {
+            if (!poisoned() && (poison || !closed())) {
+                if (poison && buffer != null) {
                     buffer.clear();
                 }
-                state |= POISONED;
+                state |= poison ? POISONED : CLOSED;
                 r = in.drain();
-                w = out.drain();
+                w = poison ? out.drain() : out.drainSelections();
             }
             unlock();
         } catch (Throwable t) {
             state &= ~LOCKED; // unlock() is the last call: a failure left the lock held
             throw t;
         }
-        wakePoisoned(r);
-        wakePoisoned(w);
+        Object outcome = poison ? POISON : CLOSED_END;
+        wakeWith(r, outcome);
+        wakeWith(w, outcome);
     }
 
-    /** Wakes a chain of parties from {@link WaitQueue#drain()}. */
-    private static void wakePoisoned(Object first) {
+    /** Wakes a chain of parties from {@link WaitQueue#drain()}, fibers with {@code outcome} as their transfer. */
+    private static void wakeWith(Object first, Object outcome) {
         for (Object p = first, next; p != null; p = next) {
             next = WaitQueue.detach(p); // before the wake-up: a woken fiber may queue elsewhere at once
             if (p instanceof Fiber) {
                 Fiber f = (Fiber) p;
-                f.transfer = POISON;
+                f.transfer = outcome;
                 f.wakeFromChannel();
             } else {
                 Selection.Registration r = (Selection.Registration) p;
                 if (r.selection.claim(r.index)) {
-                    r.selection.fiber.unparkReserved(); // a poisoned guard counts as ready
+                    r.selection.fiber.unparkReserved(); // a poisoned or closed guard counts as ready
                 }
             }
         }
     }
 
     @SuppressWarnings("unchecked")
-    private static <T> T received(Fiber me) {
+    private T received(Fiber me) {
         Object v = me.transfer;
         me.transfer = null;
         if (v == POISON) {
             throw poisonedError();
+        }
+        if (v == CLOSED_END) {
+            throw closedError();
         }
         if (v == Fiber.WITHDRAWN) {
             throw me.cancelledError();
@@ -259,7 +281,8 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
     /**
      * Takes the lock for an operation of {@code me} on {@code end} and records the use. Returns true with the
      * lock held, or false with it released if the operation must throw {@link #refusal}: {@code me} is
-     * cancelled, or the channel poisoned.
+     * cancelled (unless the operation follows a selection a partner counts on: {@link Fiber#committed}), or the
+     * channel poisoned, or closed to writes.
      */
     private boolean lockFor(Fiber me, End end) {
         StackReserve.forOperation();
@@ -268,7 +291,7 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
         boolean refused;
         try {
             use(me.pool());
-            refused = me.cancelPending() || poisoned();
+            refused = (state & end.refusedBy) != 0 || (me.cancelPending() && !me.committed);
             if (refused) {
                 unlock();
             }
@@ -280,28 +303,40 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
     }
 
     /** What an operation that {@link #lockFor} refused throws. */
-    private RuntimeException refusal(Fiber me) {
-        return me.cancelPending() ? me.cancelledError() : poisonedError();
+    private RuntimeException refusal(Fiber me, End end) {
+        if ((state & end.refusedBy) == 0) {
+            return me.cancelledError();
+        }
+        return (state & POISONED) != 0 ? poisonedError() : closedError();
     }
 
     // ---------------------------------------------------------------------------------- the ends
 
     /** What both ends share: the channel's lock, as a guard sees it, and poison. */
     abstract class End extends WaitQueue implements AltGuard, Waitable {
+        /** The state flags that refuse an operation on this end. */
+        final int refusedBy;
+
+        End(int refusedBy) {
+            this.refusedBy = refusedBy;
+        }
+
         public void poison() {
-            poisonChannel();
+            end(true);
         }
 
         /**
          * Takes {@code f} out of this end's queue if it is still waiting there: true if it was (nothing was
-         * exchanged; whoever withdrew it now owns its wake-up), false if a partner took it first. The caller
-         * has checked the stack ({@link Fiber#cancel()}, or the operation that queued {@code f}).
+         * exchanged; whoever withdrew it now owns its wake-up), false if a partner took it first, or if
+         * {@code f}'s operation follows a select's choice ({@link Fiber#committed}): a partner that committed to
+         * that choice comes for it, so it stays until then. The caller has checked the stack
+         * ({@link Fiber#cancel()}, or the operation that queued {@code f}).
          */
         boolean withdraw(Fiber f) {
             lock();
             boolean queued;
             try {
-                queued = remove(f);
+                queued = !f.committed && remove(f);
                 if (queued) {
                     f.transfer = null; // a writer's value goes nowhere
                 }
@@ -348,14 +383,18 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
     }
 
     /** The reading end. */
-    final class In extends End implements AltingChannelInput<T>, SharedChannelInput<T> {
+    final class In extends End implements SharedAltingChannelInput<T> {
+        In() {
+            super(POISONED);
+        }
+
         @Override
         @Pausable
         @SuppressWarnings("unchecked")
         public T read() {
             Fiber me = Fiber.current();
             if (!lockFor(me, this)) {
-                throw refusal(me);
+                throw refusal(me, this);
             }
             boolean locked = true; // false once released, or handed to the pause (see Faults above)
             try {
@@ -372,6 +411,11 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
                     locked = false;
                     f.wakeFromChannel();
                     return (T) v;
+                }
+                if (closed()) {
+                    unlock();
+                    locked = false;
+                    throw closedError();
                 }
                 if ((state & SHARED_READERS) == 0 && hasFiberOtherThan(me)) {
                     unlock();
@@ -463,7 +507,8 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
 
         @Override
         public boolean ready(Selection.Registration me, List<Fiber> wake) {
-            return poisoned() || (buffer != null && !buffer.isEmpty()) || claimPartner(out, me.selection, wake);
+            return (state & (POISONED | CLOSED)) != 0 || (buffer != null && !buffer.isEmpty())
+                    || claimPartner(out, me.selection, wake);
         }
 
         @Override
@@ -483,7 +528,16 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
     }
 
     /** The writing end. */
-    final class Out extends End implements AltingChannelOutput<T>, SharedChannelOutput<T> {
+    final class Out extends End implements SharedAltingChannelOutput<T> {
+        Out() {
+            super(POISONED | CLOSED);
+        }
+
+        @Override
+        public void close() {
+            end(false);
+        }
+
         @Override
         @Pausable
         public void write(T value) {
@@ -492,7 +546,7 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
             }
             Fiber me = Fiber.current();
             if (!lockFor(me, this)) {
-                throw refusal(me);
+                throw refusal(me, this);
             }
             boolean locked = true; // false once released, or handed to the pause (see Faults above)
             try {
@@ -534,7 +588,7 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
 
         /**
          * Hands {@code value} to a waiting reader or puts it in the buffer, never waiting, from any thread; false
-         * if the buffer is full or the channel poisoned. Counts as a use from outside every scheduler.
+         * if the buffer is full or the channel poisoned or closed. Counts as a use from outside every scheduler.
          */
         boolean offer(T value) {
             if (value == null) {
@@ -548,7 +602,7 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
             Object r;
             try {
                 use(null);
-                if (poisoned()) {
+                if ((state & (POISONED | CLOSED)) != 0) {
                     unlock();
                     return false;
                 }
@@ -576,7 +630,8 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
 
         @Override
         public boolean ready(Selection.Registration me, List<Fiber> wake) {
-            return poisoned() || (buffer != null && buffer.hasSpace()) || claimPartner(in, me.selection, wake);
+            return (state & (POISONED | CLOSED)) != 0 || (buffer != null && buffer.hasSpace())
+                    || claimPartner(in, me.selection, wake);
         }
 
         @Override

@@ -58,6 +58,12 @@ public final class Fiber extends Continuation {
     /** The channel whose lock this fiber holds while it unwinds into a wait on it (see {@link #parkLocked}). */
     private ChannelImpl<?> lockedChannel;
 
+    /**
+     * Set while the fiber performs the channel operation that follows its {@link Select}'s choice, to which a
+     * partner may have committed: a cancellation neither refuses it nor withdraws its wait (the next pause
+     * throws instead). Written before the operation takes the channel's lock, read under that lock.
+     */
+    boolean committed;
     /** A value handed over by the party that woke this fiber (a channel's writer, for one). */
     Object transfer;
     /** The next waiter in the channel queue this fiber waits in ({@link WaitQueue}); under that channel's lock. */

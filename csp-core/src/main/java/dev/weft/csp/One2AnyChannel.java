@@ -1,9 +1,9 @@
 package dev.weft.csp;
 
-/** A channel with one writer and any number of readers; the writing end can be a guard. */
+/** A channel with one writer and any number of readers; either end can be a guard. */
 public interface One2AnyChannel<T> {
     /** The reading end, shared by every reader. */
-    SharedChannelInput<T> in();
+    SharedAltingChannelInput<T> in();
 
     /** The writing end. */
     AltingChannelOutput<T> out();

@@ -95,6 +95,32 @@ class WaitQueue {
         return f;
     }
 
+    /**
+     * Takes every alternative's registration out of the queue, leaving the fibers in their order; returns them
+     * chained as {@link #drain()} does.
+     */
+    final Object drainSelections() {
+        Object kept = first;
+        first = null;
+        last = null;
+        Object taken = null;
+        Object takenLast = null;
+        for (Object w = kept, n; w != null; w = n) {
+            n = detach(w);
+            if (w instanceof Fiber) {
+                add(w);
+            } else {
+                if (taken == null) {
+                    taken = w;
+                } else {
+                    setNext(takenLast, w);
+                }
+                takenLast = w;
+            }
+        }
+        return taken;
+    }
+
     /** Unlinks a waiter of a chain from {@link #drain()} and returns the next one, or null. */
     static Object detach(Object waiter) {
         Object n = next(waiter);

@@ -1,5 +1,7 @@
 package dev.weft.net;
 
+import dev.weft.csp.ChannelClosedException;
+import dev.weft.csp.PoisonException;
 import dev.weft.net.transport.Frame;
 import dev.weft.net.transport.Link;
 import dev.weft.net.transport.LinkListener;
@@ -168,12 +170,17 @@ final class Endpoints implements LinkListener {
                 }
                 return;
             }
+            case Protocol.CLOSE_INPUT: {
+                NetInput<?> in = inputs.get(f.channel());
+                if (in != null) {
+                    in.closedBy(link);
+                }
+                return;
+            }
             case Protocol.POISON_LANE: {
                 Lane lane = lanes.get(f.channel());
                 if (lane != null) {
-                    lane.owner().fail(new dev.weft.csp.PoisonException(f.number() == Protocol.NO_SUCH_INPUT
-                            ? "there is no net input " + lane.owner().location() + " (never made, or its node forgot it)"
-                            : "the net channel " + lane.owner().location() + " was poisoned"));
+                    lane.owner().fail(laneRefusal(f.number(), lane.owner().location()));
                 }
                 return;
             }
@@ -207,6 +214,17 @@ final class Endpoints implements LinkListener {
                     link.refuse("unknown frame type " + f.type());
                 }
         }
+    }
+
+    /** What a lane's output fails with when the input answers its value with {@link Protocol#POISON_LANE}. */
+    private static RuntimeException laneRefusal(long why, NetChannelLocation input) {
+        if (why == Protocol.NO_SUCH_INPUT) {
+            return new PoisonException("there is no net input " + input + " (never made, or its node forgot it)");
+        }
+        if (why == Protocol.CLOSED) {
+            return new ChannelClosedException("the net channel " + input + " is closed");
+        }
+        return new PoisonException("the net channel " + input + " was poisoned");
     }
 
     @Override

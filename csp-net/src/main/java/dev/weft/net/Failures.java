@@ -1,5 +1,6 @@
 package dev.weft.net;
 
+import dev.weft.csp.ChannelClosedException;
 import dev.weft.csp.PoisonException;
 
 /** Failures of net ends: recorded once, thrown fresh each time so that each throw has its own stack. */
@@ -11,6 +12,9 @@ final class Failures {
     static RuntimeException fresh(RuntimeException recorded) {
         if (recorded instanceof LinkLostException) {
             return new LinkLostException(recorded.getMessage());
+        }
+        if (recorded instanceof ChannelClosedException) {
+            return new ChannelClosedException(recorded.getMessage());
         }
         if (recorded instanceof PoisonException) {
             return new PoisonException(recorded.getMessage());

@@ -30,6 +30,8 @@ abstract class NetInput<T> implements LinkUser {
     /** The writer of the value that arrived last: a stream's next value most likely comes from it too. */
     private RemoteWriter latest;
     private volatile RuntimeException failure;
+    /** Closed by a writer: values that arrive later are refused. Under this object's monitor. */
+    private boolean closed;
 
     NetInput(Endpoints endpoints, NetChannelLocation location, int capacity, ChannelInput<Envelope> in,
              ChannelOutput<Envelope> out) {
@@ -114,8 +116,8 @@ abstract class NetInput<T> implements LinkUser {
         boolean first;
         Envelope e;
         synchronized (this) {
-            if (failure != null) {
-                link.send(new Frame(Protocol.POISON_LANE, lane, Protocol.POISONED));
+            if (failure != null || closed) {
+                link.send(new Frame(Protocol.POISON_LANE, lane, failure != null ? Protocol.POISONED : Protocol.CLOSED));
                 return;
             }
             w = latest;
@@ -177,6 +179,20 @@ abstract class NetInput<T> implements LinkUser {
             w.unread--;
         }
         link.send(new Frame(Protocol.WITHDRAWN, lane, 0));
+    }
+
+    /**
+     * A writer closed the channel: what has arrived is still read, then readers see the end; values that
+     * arrive later are refused, their writers told that the channel is closed.
+     */
+    void closedBy(Link link) {
+        synchronized (this) {
+            if (failure != null || closed) {
+                return;
+            }
+            closed = true;
+        }
+        out.close();
     }
 
     /** A remote writer poisoned the channel. */

@@ -1,5 +1,6 @@
 package dev.weft.net;
 
+import dev.weft.csp.ChannelClosedException;
 import dev.weft.csp.Pausable;
 import dev.weft.csp.PoisonException;
 import dev.weft.net.transport.Frame;
@@ -19,6 +20,8 @@ final class NetOutput<T> implements NetChannelOutput<T>, NetSharedChannelOutput<
     private final NetChannelLocation target;
     private volatile RuntimeException failure;
     private volatile Link link;
+    /** Set by {@link #close()}: later writes through this end throw; writes already under way go on. */
+    private volatile boolean closed;
     // Under this object's monitor.
     private final List<Lane> idle = new ArrayList<>(1);
     private final List<Lane> live = new ArrayList<>(1);
@@ -38,6 +41,9 @@ final class NetOutput<T> implements NetChannelOutput<T>, NetSharedChannelOutput<
     public void write(T value) {
         Objects.requireNonNull(value, "cannot write null to a net channel");
         checkFailure();
+        if (closed) {
+            throw new ChannelClosedException("the net channel to " + target + " is closed");
+        }
         byte[] bytes = endpoints.encode(value);
         Lane lane = takeLane();
         try {
@@ -67,6 +73,17 @@ final class NetOutput<T> implements NetChannelOutput<T>, NetSharedChannelOutput<
         fail(new PoisonException("the net channel to " + target + " was poisoned by its writer"));
         Link l = link();
         l.send(new Frame(Protocol.POISON_INPUT, target.id(), 0));
+    }
+
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed || failure != null) {
+                return;
+            }
+            closed = true;
+        }
+        link().send(new Frame(Protocol.CLOSE_INPUT, target.id(), 0));
     }
 
     /** Throws this output's failure, if it has one. */

@@ -12,7 +12,10 @@ package dev.weft.net;
  *                                                                                  the first value is in the buffer
  * CREDIT         channel = lane id,   number = values read                        input to writer: room again
  * POISON_INPUT   channel = input id,  number = lane id                            writer poisons the channel
- * POISON_LANE    channel = lane id,   number = NO_SUCH_INPUT or POISONED           input to writer
+ * POISON_LANE    channel = lane id,   number = NO_SUCH_INPUT, POISONED or CLOSED   input to writer
+ * CLOSE_INPUT    channel = input id                                               writer closes the channel:
+ *                                                                                  values sent before it are
+ *                                                                                  still read
  * WITHDRAW       channel = input id,  number = lane id                            a cancelled writer takes back
  *                                                                                  its value if still unread
  * WITHDRAWN      channel = lane id                                                 input to writer: taken back
@@ -35,6 +38,7 @@ final class Protocol {
     static final byte WITHDRAW = 22;
     static final byte REPLY = 23;
     static final byte WITHDRAWN = 24;
+    static final byte CLOSE_INPUT = 25;
     static final byte NAME_REGISTER = 32;
     static final byte NAME_RESOLVE = 33;
     static final byte NAME_ANSWER = 34;
@@ -44,6 +48,8 @@ final class Protocol {
     static final long NO_SUCH_INPUT = 1;
     /** {@link #POISON_LANE}'s number: the input was poisoned. */
     static final long POISONED = 2;
+    /** {@link #POISON_LANE}'s number: the channel was closed; the value that this answers was not taken. */
+    static final long CLOSED = 3;
 
     private Protocol() {
     }

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.weft.csp.Alternative;
 import dev.weft.csp.CSProcess;
 import dev.weft.csp.Channel;
+import dev.weft.csp.ChannelClosedException;
 import dev.weft.csp.Fiber;
 import dev.weft.csp.One2OneChannel;
 import dev.weft.csp.Parallel;
@@ -65,6 +66,56 @@ class NetChannelTest {
             for (int i = 1; i < 4; i++) {
                 assertEquals(i, in.read());
             }
+        }
+    }
+
+    /**
+     * A writer on another node closes a buffered net channel: the reader drains every value written before, then
+     * sees the end; a second writer, on a third node, learns that the channel is closed at its next write.
+     */
+    @Test
+    void aCloseCrossesTheNetworkAfterTheValuesWrittenBefore() throws Exception {
+        try (Nodes nodes = new Nodes()) {
+            Node a = nodes.start();
+            Node b = nodes.start();
+            Node c = nodes.start();
+            NetChannelInput<Integer> in = b.net2one(4);
+            NetChannelOutput<Integer> out = a.one2net(in.location());
+            NetChannelOutput<Integer> late = c.one2net(in.location());
+            for (int i = 0; i < 3; i++) {
+                out.write(i);
+            }
+            out.close();
+            assertThrows(ChannelClosedException.class, () -> out.write(9));
+            List<Integer> got = new ArrayList<>();
+            in.forEach(v -> got.add(v));
+            assertEquals(List.of(0, 1, 2), got);
+            assertThrows(ChannelClosedException.class, in::read);
+            ChannelClosedException refused = assertThrows(ChannelClosedException.class, () -> {
+                late.write(100); // taken on credit, then refused by the closed input...
+                late.write(101); // ...which fails the output: its next write throws
+            });
+            assertTrue(refused.getMessage().contains("closed"), refused.getMessage());
+        }
+    }
+
+    /** A synchronous writer waiting when its channel closes is still read, as on a local channel. */
+    @Test
+    void aSynchronousWriteUnderWayWhenAnotherWriterClosesIsStillRead() throws Exception {
+        try (Nodes nodes = new Nodes()) {
+            Node a = nodes.start();
+            Node b = nodes.start();
+            NetChannelInput<String> in = b.net2one();
+            NetSharedChannelOutput<String> out = a.any2net(in.location());
+            Nodes.Party<Void> writer = nodes.thread("writer", () -> {
+                out.write("under way");
+                return null;
+            });
+            assertEquals(0, new Alternative(in).priSelect()); // its value has arrived
+            out.close();
+            assertEquals("under way", in.read());
+            writer.join();
+            assertThrows(ChannelClosedException.class, in::read);
         }
     }
 
