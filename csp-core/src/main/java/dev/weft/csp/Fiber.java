@@ -4,12 +4,16 @@ import dev.weft.csp.runtime.Carrier;
 import dev.weft.csp.runtime.Continuation;
 import dev.weft.csp.runtime.RunGroup;
 import dev.weft.csp.runtime.StackReserve;
+import dev.weft.csp.runtime.TimerEntry;
 import dev.weft.csp.runtime.WorkerPool;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.locks.LockSupport;
 
@@ -64,6 +68,8 @@ public final class Fiber extends Continuation {
      * throws instead). Written before the operation takes the channel's lock, read under that lock.
      */
     boolean committed;
+    /** This fiber's {@link FiberLocal} values, or null while it has none. Used by this fiber only. */
+    Map<FiberLocal<?>, Object> locals;
     /** A value handed over by the party that woke this fiber (a channel's writer, for one). */
     Object transfer;
     /** The next waiter in the channel queue this fiber waits in ({@link WaitQueue}); under that channel's lock. */
@@ -115,6 +121,95 @@ public final class Fiber extends Continuation {
         Throwable t = failure;
         if (t != null) {
             throw Rethrow.unchecked(t);
+        }
+    }
+
+    /**
+     * Waits at most {@code timeout} for this fiber to end: false if it has not ended by then; true if it has, and
+     * then, as {@link #join()}, rethrows what it threw. A zero or negative timeout only looks; a huge one waits
+     * for ever.
+     *
+     * @throws CancelledException if the waiting fiber is cancelled (or the waiting thread interrupted) first
+     */
+    @Pausable
+    public boolean join(Duration timeout) {
+        if (timeout == null) {
+            throw new NullPointerException("timeout is null");
+        }
+        if (thread != null) {
+            throw new IllegalStateException("a thread's own fiber never ends: join a fiber from Weft.spawn");
+        }
+        if (!awaitEndUntil(Deadlines.after(System.nanoTime(), timeout))) {
+            return false;
+        }
+        Throwable t = failure;
+        if (t != null) {
+            throw Rethrow.unchecked(t);
+        }
+        return true;
+    }
+
+    /** Waits for this fiber to end until {@code deadline}: true if it ended. Cancellable. */
+    @Pausable
+    private boolean awaitEndUntil(long deadline) {
+        Fiber me = current();
+        if (me.cancelPending()) {
+            throw me.cancelledError();
+        }
+        if (deadline == Deadlines.NEVER) {
+            awaitEnd(true);
+            return true;
+        }
+        if (Deadlines.passed(deadline, System.nanoTime())) { // also keeps the timer heap free of "now"
+            return state == DONE;
+        }
+        if (!addJoiner(me)) {
+            return true;
+        }
+        if (me.isThreadBound()) {
+            return me.awaitEndOnThread(this, deadline);
+        }
+        TimerEntry alarm = me.pool().wakeAt(deadline, me::unpark);
+        try {
+            while (state != DONE) {
+                waitOn(this);
+                if (state == DONE) {
+                    break;
+                }
+                if (me.cancelPending() && removeJoiner(me)) {
+                    throw me.cancelledError();
+                }
+                if (Deadlines.passed(deadline, System.nanoTime()) && removeJoiner(me)) {
+                    return false;
+                }
+            }
+        } finally {
+            alarm.cancel();
+        }
+        return true;
+    }
+
+    /**
+     * {@link #awaitEndUntil} on this plain thread's own fiber, where each wake-up is a permit taken exactly once:
+     * the ending fiber gives one to each joiner still listed; a joiner that took itself off the list gets none.
+     */
+    private boolean awaitEndOnThread(Fiber target, long deadline) {
+        for (;;) {
+            if (blockThreadUntil(deadline)) {
+                if (target.state == DONE) {
+                    return true;
+                }
+                continue; // a stray unpark()
+            }
+            boolean interrupted = thread.isInterrupted();
+            if (target.removeJoiner(this)) {
+                if (interrupted) {
+                    throw cancelledError();
+                }
+                return false;
+            }
+            awaitPermitUninterruptibly(); // it ended just now: take its wake-up
+            return true;
         }
     }
 
@@ -648,6 +743,17 @@ public final class Fiber extends Continuation {
         }
     }
 
+    /** A new fiber starts with the {@link FiberLocal} values of the fiber (or plain thread) that starts it. */
+    private void inheritLocals() {
+        Fiber spawner = runningFiber();
+        if (spawner == null && !(Thread.currentThread() instanceof Carrier)) {
+            spawner = THREAD_FIBER.get();
+        }
+        if (spawner != null && spawner.locals != null && !spawner.locals.isEmpty()) {
+            locals = new IdentityHashMap<>(spawner.locals);
+        }
+    }
+
     /** Starts a new fiber for {@code p} in the given pool and run group. */
     static Fiber start(CSProcess p, WorkerPool pool, RunGroup group) {
         Fiber f = new Fiber(p, pool, group);
@@ -660,6 +766,7 @@ public final class Fiber extends Continuation {
      * ends at once). If the scheduler refuses it (closed), the run does not count it and the refusal is thrown.
      */
     void launch() {
+        inheritLocals();
         if (group != null) {
             group.started();
             cancelled = group.isCancelling();

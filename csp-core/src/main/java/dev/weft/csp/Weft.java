@@ -117,6 +117,19 @@ public final class Weft {
     }
 
     /**
+     * Starts {@code c} concurrently, as {@link #spawn(CSProcess)} does, and returns a handle whose
+     * {@link Task#join()} gives its value.
+     *
+     * @throws NullPointerException if {@code c} is null
+     */
+    public static <T> Task<T> async(Computation<T> c) {
+        if (c == null) {
+            throw new NullPointerException("computation is null");
+        }
+        return Task.start(c);
+    }
+
+    /**
      * Starts {@code p} on scheduler {@code s}, from anywhere, without waiting for it: a plain thread hands work
      * to a scheduler this way (its failure, if nobody joins it, goes to the scheduler's handler). The fiber
      * belongs to no {@link #run}, even when a fiber of that scheduler spawns it: join it if you need its end.

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -153,5 +154,81 @@ class ReadmeExamplesTest {
         }
         assertEquals(5, HANDLED.get());
         assertEquals(1, CLOSED.get());
+    }
+
+    @Test
+    @Timeout(10)
+    void closeAndDrain() {
+        try (Scheduler s = Scheduler.singleThreaded()) {
+            Weft.run(s, () -> {
+                java.util.List<Integer> got = new java.util.ArrayList<>();
+                Any2OneChannel<Integer> results = Channel.any2one(8);
+                Weft.spawn(() -> {
+                    for (int i = 0; i < 3; i++) results.out().write(i * i);
+                    results.out().close();
+                });
+                results.in().forEach(v -> got.add(v));
+                assertEquals(java.util.List.of(0, 1, 4), got);
+            });
+        }
+    }
+
+    @Test
+    @Timeout(10)
+    void selectBuilder() {
+        One2OneChannel<String> jobs = Channel.one2one(16);
+        One2OneChannel<String> heartbeat = Channel.one2one(1);
+        java.util.List<String> handled = new java.util.ArrayList<>();
+        try (Scheduler s = Scheduler.singleThreaded()) {
+            Weft.run(s, () -> {
+                for (int i = 0; i < 10; i++) {
+                    jobs.out().write("job " + i);
+                }
+                for (boolean more = true; more; ) {
+                    int chosen = new Select()
+                            .read(jobs.in(), job -> handled.add(job))
+                            .write(heartbeat.out(), "alive").onlyIf(handled.size() % 10 == 9)
+                            .timeout(Duration.ofMillis(1), () -> System.out.println("idle"))
+                            .run();
+                    more = chosen != 2;
+                }
+                assertEquals(10, handled.size());
+                assertEquals("alive", heartbeat.in().read());
+            });
+        }
+    }
+
+    private static final FiberLocal<String> REQUEST = new FiberLocal<>();
+
+    @Pausable
+    static int sum(int[] values) {
+        int s = 0;
+        for (int v : values) {
+            s += v;
+            Fiber.yield();
+        }
+        return s;
+    }
+
+    @Test
+    @Timeout(10)
+    void resultsTimedJoinsAndFiberLocals() {
+        int[] lower = {1, 2, 3};
+        int[] upper = {4, 5, 6};
+        try (Scheduler s = Scheduler.create(2)) {
+            Weft.run(s, () -> {
+                Task<Integer> left = Weft.async(() -> sum(lower));
+                Task<Integer> right = Weft.async(() -> sum(upper));
+                int total = left.join() + right.join();
+                assertEquals(21, total);
+                boolean ended = Weft.spawn("cleaner", () -> Fiber.yield()).join(Duration.ofSeconds(5));
+                assertEquals(true, ended);
+
+                REQUEST.set("req-42");
+                AtomicReference<String> seen = new AtomicReference<>();
+                Weft.spawn(() -> seen.set(REQUEST.get())).join();
+                assertEquals("req-42", seen.get());
+            });
+        }
     }
 }
