@@ -433,7 +433,7 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
                 throw t;
             }
             // Outside the try: `locked` must not be live across the pause (a saved boolean costs a long[]).
-            Fiber.parkLocked(ChannelImpl.this, In.this);
+            Fiber.parkLocked(In.this);
             return received(me);
         }
 
@@ -582,7 +582,7 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
                 }
                 throw t;
             }
-            Fiber.parkLocked(ChannelImpl.this, Out.this); // outside the try, as in read()
+            Fiber.parkLocked(Out.this); // outside the try, as in read()
             received(me);
         }
 

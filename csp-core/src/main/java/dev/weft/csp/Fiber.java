@@ -29,9 +29,13 @@ public final class Fiber extends Continuation {
     // channel and is unwinding) is remembered by RUNNING_WOKEN, so it is never lost.
     // QUEUED: parked in a channel's wait queue; only the channel wakes it, so that wake-up needs no CAS.
     private static final int RUNNABLE = 0, RUNNING_STATE = 1, RUNNING_WOKEN = 2, PARKED = 3, DONE = 4, QUEUED = 5;
-    // Yielding: set by yield() as the fiber unwinds; once re-queued, its state word is left as it was, so a
-    // wake-up that arrived meanwhile (RUNNING_WOKEN) is still there for its next park().
-    private static final byte NOT_YIELDING = 0, YIELDING = 1, YIELDED = 2;
+    // How the running slice ends (pauseKind). YIELDING: set by yield() as the fiber unwinds; once re-queued
+    // (YIELDED), its state word is left as it was, so a wake-up that arrived meanwhile (RUNNING_WOKEN) is still
+    // there for its next park(). INTO_CHANNEL: unwinding into the wait queue of the channel end it waits on
+    // (its blocker), whose lock it holds until it has unwound (see parkLocked).
+    private static final byte NOT_YIELDING = 0, YIELDING = 1, YIELDED = 2, INTO_CHANNEL = 3;
+    /** {@link #joiners} of a fiber that was joined, with nobody waiting now. */
+    private static final Object JOINED = new Object();
     /** Back-edges a preemptive fiber passes between two looks at whether others wait for its carrier. */
     static final int PREEMPT_CHECKS = Math.max(1, Integer.getInteger("weft.preemptChecks", 8192));
     private static final AtomicIntegerFieldUpdater<Fiber> STATE =
@@ -48,10 +52,12 @@ public final class Fiber extends Continuation {
     /** Set by {@link #cancel()}: every pause from then on throws {@link CancelledException}. */
     private volatile boolean cancelled;
     private Throwable failure;
-    /** Who waits in {@link #join()}: null, the one fiber (the usual case: no list), or a list of them. */
+    /**
+     * Who waits in {@link #join()}: null (never joined), {@link #JOINED} (nobody now), the one fiber (the usual
+     * case: no list), or a list of them.
+     */
     private Object joiners;
-    private boolean joined;
-    private byte yieldState;
+    private byte pauseKind;
     private int budget = PREEMPT_CHECKS;
     /**
      * What the fiber waits on while parked (a channel end, a barrier, a timer, a blocking call), or null. A
@@ -59,8 +65,6 @@ public final class Fiber extends Continuation {
      * the fiber may be in (see there).
      */
     private Object blocker;
-    /** The channel whose lock this fiber holds while it unwinds into a wait on it (see {@link #parkLocked}). */
-    private ChannelImpl<?> lockedChannel;
 
     /**
      * Set while the fiber performs the channel operation that follows its {@link Select}'s choice, to which a
@@ -312,12 +316,11 @@ public final class Fiber extends Continuation {
     }
 
     private synchronized boolean addJoiner(Fiber waiter) {
-        joined = true;
         if (state == DONE) {
             return false;
         }
         Object j = joiners;
-        if (j == null) {
+        if (j == null || j == JOINED) {
             joiners = waiter;
         } else if (j instanceof Fiber) {
             List<Fiber> list = new ArrayList<>(2);
@@ -336,7 +339,7 @@ public final class Fiber extends Continuation {
     private synchronized boolean removeJoiner(Fiber waiter) {
         Object j = joiners;
         if (j == waiter) {
-            joiners = null;
+            joiners = JOINED;
             return true;
         }
         return j instanceof List && ((List<?>) j).remove(waiter);
@@ -428,20 +431,20 @@ public final class Fiber extends Continuation {
      * handler can tell whether the release happened) and blocks here.
      */
     @Pausable
-    static void parkLocked(ChannelImpl<?> channel, Object blocker) {
-        forThread().blockThread(blocker);
+    static void parkLocked(ChannelImpl<?>.End end) {
+        forThread().blockThread(end);
     }
 
-    /** Woven form of {@link #parkLocked(ChannelImpl, Object)}. */
-    static void parkLocked(ChannelImpl<?> channel, Object blocker, Fiber f) {
+    /** Woven form of {@link #parkLocked(ChannelImpl.End)}. */
+    static void parkLocked(ChannelImpl<?>.End end, Fiber f) {
         if (f.mode == RESUMING) {
             f.mode = RUNNING;
             f.blocker = null;
         } else if (f.thread != null) {
-            f.blockThread(blocker);
+            f.blockThread(end);
         } else {
-            f.blocker = blocker;
-            f.lockedChannel = channel;
+            f.blocker = end;
+            f.pauseKind = INTO_CHANNEL;
             f.mode = PAUSING;
         }
     }
@@ -472,7 +475,7 @@ public final class Fiber extends Continuation {
         } else if (f.thread != null) {
             Thread.yield();
         } else {
-            f.yieldState = YIELDING;
+            f.pauseKind = YIELDING;
             f.mode = PAUSING;
         }
     }
@@ -510,7 +513,7 @@ public final class Fiber extends Continuation {
         if (f.mode == RESUMING) {
             f.mode = RUNNING;
         } else if (f.thread == null && f.pool.hasOtherWorkHere()) {
-            f.yieldState = YIELDING;
+            f.pauseKind = YIELDING;
             f.mode = PAUSING;
         }
     }
@@ -521,7 +524,7 @@ public final class Fiber extends Continuation {
             mode = RUNNING; // back from the yield below
         } else if (thread == null && pool.hasOtherWorkHere()) {
             budget = 0; // so that the resume comes back here
-            yieldState = YIELDING;
+            pauseKind = YIELDING;
             mode = PAUSING;
         }
     }
@@ -651,8 +654,8 @@ public final class Fiber extends Continuation {
     @Override
     protected void runSlice() {
         for (;;) {
-            if (yieldState == YIELDED) {
-                yieldState = NOT_YIELDING; // still RUNNING (or RUNNING_WOKEN) since it yielded
+            if (pauseKind == YIELDED) {
+                pauseKind = NOT_YIELDING; // still RUNNING (or RUNNING_WOKEN) since it yielded
             } else {
                 // A release store is enough: a waker finds this fiber only through a later synchronizing
                 // action of it (a channel CAS), which makes this store visible first.
@@ -680,15 +683,14 @@ public final class Fiber extends Continuation {
                 return;
             }
             mode = RUNNING;
-            ChannelImpl<?> channel = lockedChannel;
-            if (channel != null) {
-                lockedChannel = null;
+            if (pauseKind == INTO_CHANNEL) {
+                pauseKind = NOT_YIELDING;
                 STATE.lazySet(this, QUEUED);
-                channel.unlock(); // from here on the channel's next party may wake this fiber
+                ((ChannelImpl<?>.End) blocker).channel().unlock(); // the channel's next party may wake it from now on
                 return;
             }
-            if (yieldState == YIELDING) {
-                yieldState = YIELDED;
+            if (pauseKind == YIELDING) {
+                pauseKind = YIELDED;
                 pool.yielded(this); // to the back of this carrier's queue
                 return;
             }
@@ -701,10 +703,9 @@ public final class Fiber extends Continuation {
 
     private void end(Throwable t) {
         try {
-            ChannelImpl<?> channel = lockedChannel;
-            if (channel != null) { // it failed as it unwound into a channel wait: leave the queue, free the lock
-                lockedChannel = null;
-                channel.abandon(this);
+            if (pauseKind == INTO_CHANNEL) { // it failed as it unwound into a channel wait: leave the queue, free the lock
+                pauseKind = NOT_YIELDING;
+                ((ChannelImpl<?>.End) blocker).channel().abandon(this);
             }
             clearSavedFrames();
             mode = RUNNING;
@@ -715,11 +716,11 @@ public final class Fiber extends Continuation {
                 state = DONE;
                 waiting = joiners;
                 joiners = null;
-                seen = joined;
+                seen = waiting != null;
             }
             if (waiting instanceof Fiber) {
                 ((Fiber) waiting).unpark();
-            } else if (waiting != null) {
+            } else if (waiting instanceof List) {
                 @SuppressWarnings("unchecked")
                 List<Fiber> all = (List<Fiber>) waiting;
                 for (Fiber w : all) {
@@ -826,7 +827,7 @@ public final class Fiber extends Continuation {
     String stateName() {
         switch (state) {
             case RUNNABLE: return "runnable";
-            case RUNNING_STATE: case RUNNING_WOKEN: return yieldState == YIELDED ? "runnable (yielded)" : "running";
+            case RUNNING_STATE: case RUNNING_WOKEN: return pauseKind == YIELDED ? "runnable (yielded)" : "running";
             case PARKED: case QUEUED: return "parked";
             default: return "done";
         }

@@ -176,24 +176,18 @@ class ReadmeExamplesTest {
     @Test
     @Timeout(10)
     void selectBuilder() {
-        One2OneChannel<String> jobs = Channel.one2one(16);
-        One2OneChannel<String> heartbeat = Channel.one2one(1);
-        java.util.List<String> handled = new java.util.ArrayList<>();
+        One2OneChannel<String> requests = Channel.one2one(1);
+        One2OneChannel<String> replies = Channel.one2one();
+        String next = "ping";
         try (Scheduler s = Scheduler.singleThreaded()) {
             Weft.run(s, () -> {
-                for (int i = 0; i < 10; i++) {
-                    jobs.out().write("job " + i);
-                }
-                for (boolean more = true; more; ) {
-                    int chosen = new Select()
-                            .read(jobs.in(), job -> handled.add(job))
-                            .write(heartbeat.out(), "alive").onlyIf(handled.size() % 10 == 9)
-                            .timeout(Duration.ofMillis(1), () -> System.out.println("idle"))
-                            .run();
-                    more = chosen != 2;
-                }
-                assertEquals(10, handled.size());
-                assertEquals("alive", heartbeat.in().read());
+                int chosen = new Select()
+                        .read(replies.in(), r -> System.out.println("reply: " + r))
+                        .write(requests.out(), next).onlyIf(next != null)   // a case for a value, when there is one
+                        .timeout(Duration.ofSeconds(1), () -> System.out.println("no reply"))
+                        .run();                                             // the number of the case chosen: 1 here
+                assertEquals(1, chosen);
+                assertEquals("ping", requests.in().read());
             });
         }
     }
