@@ -254,9 +254,15 @@ class NetChannelTest {
                         }
                     });
                 }
+                One2OneChannel<Integer> never = Channel.one2one();
                 for (int r = 0; r < 3; r++) {
+                    boolean selecting = r == 0; // a net2any input is a guard too
                     ps.add(() -> {
+                        Alternative alt = new Alternative(never.in(), in);
                         for (int i = 0; i < writers * each / 3; i++) {
+                            if (selecting) {
+                                assertEquals(1, alt.select());
+                            }
                             got.add(in.read());
                         }
                     });
