@@ -1,8 +1,10 @@
 package dev.weft.net;
 
-import dev.weft.csp.ChannelInput;
+import dev.weft.csp.AltingChannelInput;
 import dev.weft.csp.ChannelOutput;
 import dev.weft.csp.Extensions;
+import dev.weft.csp.ForwardingGuard;
+import dev.weft.csp.Guard;
 import dev.weft.csp.Pausable;
 import dev.weft.csp.PoisonException;
 import dev.weft.net.transport.Frame;
@@ -18,12 +20,12 @@ import java.util.Map;
  * input answers a value when it is read, so its writer returns only then; a buffered one says it is buffered
  * when the first value of a writer arrives, and gives credit back as values are read.
  */
-abstract class NetInput<T> implements LinkUser {
+abstract class NetInput<T> implements LinkUser, ForwardingGuard {
     final NetChannelLocation location;
     private final Endpoints endpoints;
     private final int capacity; // 0: synchronous
     private final int window; // values a writer may have unread: one on a synchronous input, capacity on a buffered
-    private final ChannelInput<Envelope> in;
+    private final AltingChannelInput<Envelope> in;
     private final ChannelOutput<Envelope> out;
     /** Remote writers by link and lane; under this object's monitor. */
     private final Map<Link, Map<Long, RemoteWriter>> writers = new HashMap<>();
@@ -33,7 +35,7 @@ abstract class NetInput<T> implements LinkUser {
     /** Closed by a writer: values that arrive later are refused. Under this object's monitor. */
     private boolean closed;
 
-    NetInput(Endpoints endpoints, NetChannelLocation location, int capacity, ChannelInput<Envelope> in,
+    NetInput(Endpoints endpoints, NetChannelLocation location, int capacity, AltingChannelInput<Envelope> in,
              ChannelOutput<Envelope> out) {
         this.endpoints = endpoints;
         this.location = location;
@@ -46,6 +48,17 @@ abstract class NetInput<T> implements LinkUser {
 
     public NetChannelLocation location() {
         return location;
+    }
+
+    /** Whether a value has arrived (possibly one its cancelled writer is withdrawing: see docs/net.md). */
+    public boolean pending() {
+        return in.pending();
+    }
+
+    /** As a guard, the input is its local channel: ready when a value has arrived. */
+    @Override
+    public Guard guard() {
+        return in;
     }
 
     @Pausable
