@@ -195,6 +195,66 @@ class CloseTest {
         }
     }
 
+    /**
+     * Writers and readers race a close on an any2any channel: every value whose write returned is read exactly
+     * once, each reader sees each writer's values in order, and every reader ends.
+     */
+    @Test
+    @Timeout(120)
+    void closeRacingWritersAndReadersLosesAndDuplicatesNothing() {
+        for (int capacity : new int[] {0, 5}) {
+            Schedulers.onOneAndTwoWorkers(ITERATIONS, s -> Weft.run(s, () -> {
+                int writers = 3;
+                int readers = 3;
+                Any2AnyChannel<int[]> c = Channel.any2any(capacity);
+                AtomicIntegerArray written = new AtomicIntegerArray(writers);
+                java.util.concurrent.ConcurrentHashMap<Long, Boolean> seen = new java.util.concurrent.ConcurrentHashMap<>();
+                AtomicReference<Throwable> wrong = new AtomicReference<>();
+                CSProcess[] ps = new CSProcess[writers + readers + 1];
+                for (int w = 0; w < writers; w++) {
+                    int me = w;
+                    ps[w] = () -> {
+                        try {
+                            for (int i = 0; ; i++) {
+                                c.out().write(new int[] {me, i});
+                                written.set(me, i + 1);
+                            }
+                        } catch (ChannelClosedException end) {
+                            // closed under it
+                        }
+                    };
+                }
+                for (int r = 0; r < readers; r++) {
+                    ps[writers + r] = () -> {
+                        int[] last = {-1, -1, -1};
+                        c.in().forEach(v -> {
+                            if (v[1] <= last[v[0]] || seen.put(((long) v[0] << 32) | v[1], true) != null) {
+                                wrong.compareAndSet(null, new AssertionError("writer " + v[0] + ": " + v[1]
+                                        + " out of order or twice"));
+                            }
+                            last[v[0]] = v[1];
+                        });
+                    };
+                }
+                ps[writers + readers] = () -> {
+                    for (int i = 0; i < 60; i++) {
+                        Fiber.yield();
+                    }
+                    c.out().close();
+                };
+                Parallel.run(ps);
+                if (wrong.get() != null) {
+                    throw new AssertionError(wrong.get());
+                }
+                int total = 0;
+                for (int w = 0; w < writers; w++) {
+                    total += written.get(w);
+                }
+                assertEquals(total, seen.size(), "every value whose write returned was read");
+            }));
+        }
+    }
+
     @Test
     @Timeout(60)
     void aPlainThreadReadsToTheEnd() throws Exception {

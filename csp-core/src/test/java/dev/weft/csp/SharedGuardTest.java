@@ -66,6 +66,41 @@ class SharedGuardTest {
         }
     }
 
+    /** Plain threads selecting on a shared input beside fibers reading it plainly. */
+    @Test
+    @Timeout(60)
+    void plainThreadsSelectOnASharedInput() throws Exception {
+        try (Scheduler s = Scheduler.create(2)) {
+            One2AnyChannel<Integer> c = Channel.one2any(2);
+            AtomicIntegerArray seen = new AtomicIntegerArray(VALUES);
+            One2OneChannel<Integer> never = Channel.one2one();
+            Runnable selecting = () -> {
+                try {
+                    for (;;) {
+                        new Select().read(never.in(), v -> { }).read(c.in(), v -> seen.incrementAndGet(v)).run();
+                    }
+                } catch (ChannelClosedException end) {
+                    // all read
+                }
+            };
+            Thread t1 = new Thread(selecting);
+            Thread t2 = new Thread(selecting);
+            t1.start();
+            t2.start();
+            Fiber plain = Weft.spawn(s, () -> c.in().forEach(v -> seen.incrementAndGet(v)));
+            for (int i = 0; i < VALUES; i++) {
+                c.out().write(i);
+            }
+            c.out().close();
+            t1.join();
+            t2.join();
+            plain.join();
+            for (int i = 0; i < VALUES; i++) {
+                assertEquals(1, seen.get(i), "value " + i);
+            }
+        }
+    }
+
     /** An any2one output as a guard of several writers' alternatives at once, the reader plain. */
     @Test
     @Timeout(60)
