@@ -164,16 +164,7 @@ class CloseTest {
         CSProcess[] ps = new CSProcess[writers + 2];
         for (int w = 0; w < writers; w++) {
             int me = w;
-            ps[w] = () -> {
-                try {
-                    for (int i = 0; ; i++) {
-                        c.out().write(new int[] {me, i});
-                        written.set(me, i + 1);
-                    }
-                } catch (ChannelClosedException end) {
-                    // closed under it
-                }
-            };
+            ps[w] = () -> writeUntilClosed(c.out(), me, written);
         }
         ps[writers] = () -> {
             for (int i = 0; i < 50; i++) {
@@ -213,16 +204,7 @@ class CloseTest {
                 CSProcess[] ps = new CSProcess[writers + readers + 1];
                 for (int w = 0; w < writers; w++) {
                     int me = w;
-                    ps[w] = () -> {
-                        try {
-                            for (int i = 0; ; i++) {
-                                c.out().write(new int[] {me, i});
-                                written.set(me, i + 1);
-                            }
-                        } catch (ChannelClosedException end) {
-                            // closed under it
-                        }
-                    };
+                    ps[w] = () -> writeUntilClosed(c.out(), me, written);
                 }
                 for (int r = 0; r < readers; r++) {
                     ps[writers + r] = () -> {
@@ -252,6 +234,19 @@ class CloseTest {
                 }
                 assertEquals(total, seen.size(), "every value whose write returned was read");
             }));
+        }
+    }
+
+    /** Writes (writer, 0), (writer, 1)... until the channel closes, counting the writes that returned. */
+    @Pausable
+    private static void writeUntilClosed(ChannelOutput<int[]> out, int writer, AtomicIntegerArray written) {
+        try {
+            for (int i = 0; ; i++) {
+                out.write(new int[] {writer, i});
+                written.set(writer, i + 1);
+            }
+        } catch (ChannelClosedException end) {
+            // closed under it
         }
     }
 
