@@ -35,7 +35,7 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
     /** The {@link Fiber#transfer} of a reader woken by a close: nothing is left to read. */
     private static final Object CLOSED_END = new Object();
     private static final AtomicLong IDS = new AtomicLong();
-    // The state word: the lock bit and the flags, so that a channel stays small (see Performance in DESIGN.md).
+    // The state word: the lock bit and the flags, in one int so that a channel stays small.
     static final int LOCKED = 1;
     private static final int POISONED = 2, SHARED_READERS = 4, SHARED_WRITERS = 8, CLOSED = 16;
     private static final VarHandle STATE;
