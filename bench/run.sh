@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every workload on Weft and on its peers (JCSP, Kilim, platform threads, virtual threads) and writes
+# Runs every workload on Weft and on its peers (Go, JCSP, Kilim, platform threads, virtual threads) and writes
 # bench/results/latest.md (the table, with ratios to Weft) and bench/results/ratios.svg (the chart).
 # About 12 minutes on 2 cores. Usage, from anywhere:  bench/run.sh
 #
@@ -73,7 +73,18 @@ for peer in weft kilim virtualThreads threads jcsp; do
   done
 done
 
+# --- Go: the same workloads in Go, when go is on the PATH (built into bench/target)
+go_flags=()
+if command -v go > /dev/null; then
+  echo "go: $(go version)"
+  (cd bench/go && go build -o ../target/gopeer .)
+  bench/target/gopeer | tee -a "$results/harness.txt"
+  go_flags=(-Dbench.go="Go $(go env GOVERSION | sed 's/^go//')")
+else
+  echo "go is not on the PATH: the Go column will say so"
+fi
+
 load_after=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)
-"$JAVA" -Dbench.load="$load_before at the start, $load_after at the end" -Dbench.date="$(date -u +%Y-%m-%d)" -Dbench.commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" \
+"$JAVA" "${go_flags[@]}" -Dbench.load="$load_before at the start, $load_after at the end" -Dbench.date="$(date -u +%Y-%m-%d)" -Dbench.commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" \
   -cp "$jar" dev.weft.bench.report.Report "$results"
 echo "done in $(( $(date +%s) - start )) s"

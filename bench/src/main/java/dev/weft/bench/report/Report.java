@@ -21,8 +21,9 @@ import java.util.Map;
  */
 public final class Report {
     /** The peers, in column order: result-key name and heading. */
-    static final String[] PEERS = {"weft", "jcsp", "kilim", "threads", "virtualThreads"};
-    static final String[] HEADINGS = {"Weft", "JCSP 1.1-rc5", "Kilim 2.0.2", "platform threads", "virtual threads"};
+    static final String[] PEERS = {"weft", "go", "jcsp", "kilim", "threads", "virtualThreads"};
+    static final String[] HEADINGS = {"Weft", System.getProperty("bench.go", "Go"), "JCSP 1.1-rc5", "Kilim 2.0.2",
+        "platform threads", "virtual threads"};
 
     private final Map<String, Double> values = new HashMap<>();
     private final Map<String, String> why = new HashMap<>();
@@ -153,7 +154,9 @@ public final class Report {
                 if (values.containsKey(k) || why.containsKey(k)) {
                     continue;
                 }
-                if (row.key.equals("SelectBench") && (peer.equals("threads") || peer.equals("virtualThreads"))) {
+                if (peer.equals("go") && System.getProperty("bench.go") == null) {
+                    why.put(k, "go was not on the PATH of this run");
+                } else if (row.key.equals("SelectBench") && (peer.equals("threads") || peer.equals("virtualThreads"))) {
                     why.put(k, "java.util.concurrent has no select over SynchronousQueues");
                 } else if (peer.equals("virtualThreads") && !virtualThreads) {
                     why.put(k, "virtual threads need JDK 21+; this run used JDK " + version);
@@ -207,6 +210,11 @@ public final class Report {
         md.append("## How the peers run\n\n");
         md.append("- **Weft**: fibers woven at build time by Weft's Maven plugin; `Scheduler.singleThreaded()`, ")
                 .append("or `Scheduler.create(n)` for the farm at n workers; synchronous channels.\n");
+        md.append("- **Go**: the same process networks in Go (`bench/go`, built by `run.sh` when `go` is on the ")
+                .append("PATH), goroutines and unbuffered channels, `GOMAXPROCS=1` (n for the farm); median of 5 ")
+                .append("rounds after 2 warm-up rounds; memory is heap plus goroutine stacks in use after two ")
+                .append("collections. Go has no poison: CommsTime leaves its three ring goroutines blocked after ")
+                .append("each round.\n");
         md.append("- **JCSP 1.1-rc5**: one platform thread per process (JCSP `Parallel`), synchronous channels, ")
                 .append("`Alternative.fairSelect` for select.\n");
         md.append("- **Kilim 2.0.2**: tasks woven at build time by Kilim's own weaver; a Kilim scheduler with one ")
@@ -324,11 +332,11 @@ public final class Report {
 
     /** Horizontal bars, one group per workload, one bar per peer: the ratio to Weft on a log scale. */
     String svg() {
-        String[] colours = {"#4e79a7", "#f28e2b", "#59a14f", "#b07aa1"};
+        String[] colours = {"#76b7b2", "#4e79a7", "#f28e2b", "#59a14f", "#b07aa1"}; // one per peer but Weft
         int left = 300;
         int plot = 560;
         int bar = 12;
-        int group = 4 * bar + 14;
+        int group = (PEERS.length - 1) * bar + 14;
         int top = 60;
         int height = top + rows.size() * group + 60;
         double min = 0.1;
@@ -351,7 +359,7 @@ public final class Report {
         s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"22\" font-size=\"15\" font-weight=\"bold\">"
                 + "Peer / Weft, per workload (log scale; right of 1x: Weft is faster or smaller)</text>\n", 10));
         for (int p = 1; p < PEERS.length; p++) {
-            int x = left + (p - 1) * 140;
+            int x = left + (p - 1) * 118;
             s.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"34\" width=\"12\" height=\"12\" fill=\"%s\"/>"
                     + "<text x=\"%d\" y=\"45\">%s</text>\n", x, colours[p - 1], x + 16, HEADINGS[p]));
         }

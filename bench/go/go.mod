@@ -1,0 +1,3 @@
+module weft.dev/bench/gopeer
+
+go 1.22
