@@ -2,6 +2,7 @@ package dev.weft.csp;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 
 /** Guards that are not channel ends: always ready, or ready after a time. */
@@ -52,6 +53,11 @@ public final class Guards {
         @Override
         public void unregister(Selection.Registration me) {
         }
+
+        @Override
+        public String toString() {
+            return "skip";
+        }
     }
 
     /** Ready at a deadline: absolute, or relative to the start of each select. */
@@ -72,6 +78,34 @@ public final class Guards {
         @Override
         public boolean ready(Selection.Registration me, List<Fiber> wake) {
             return false; // the alternative compares deadlines itself
+        }
+
+        /** {@code timeout 100 ms}, {@code deadline in 2.5 s}, {@code timeout never}: what a dump shows. */
+        @Override
+        public String toString() {
+            if (!absolute) {
+                return Deadlines.after(0, time) == Deadlines.NEVER ? "timeout never" : "timeout " + readable(time);
+            }
+            if (time == Deadlines.NEVER || time == Deadlines.NOW) {
+                return time == Deadlines.NEVER ? "deadline never" : "deadline now";
+            }
+            long left = time - System.nanoTime();
+            return left <= 0 ? "deadline passed" : "deadline in " + readable(left);
+        }
+
+        private static String readable(long nanos) {
+            if (nanos < 1_000_000) {
+                return nanos / 1_000 + " us";
+            }
+            if (nanos < 10_000_000_000L) {
+                double ms = nanos / 1e6;
+                return (ms == Math.rint(ms) ? String.valueOf((long) ms) : String.format(Locale.ROOT, "%.1f", ms)) + " ms";
+            }
+            double s = nanos / 1e9;
+            if (s < 600) {
+                return String.format(Locale.ROOT, "%.1f s", s);
+            }
+            return s < 36_000 ? String.format(Locale.ROOT, "%.1f min", s / 60) : String.format(Locale.ROOT, "%.1f h", s / 3600);
         }
     }
 }

@@ -9,6 +9,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import javax.management.ObjectName;
@@ -40,6 +41,35 @@ class FiberDumpTest {
         }
         assertThrows(IllegalArgumentException.class, () -> Weft.spawn(" ", () -> { }));
         assertThrows(IllegalArgumentException.class, () -> Weft.spawn((String) null, () -> { }));
+    }
+
+    /** Dumps describe guards readably: a timeout by its duration, not by an object's identity. */
+    @Test
+    @Timeout(20)
+    void aSelectingFiberShowsItsGuardsReadably() {
+        try (Scheduler s = Scheduler.singleThreaded()) {
+            Weft.run(s, () -> {
+                One2OneChannel<Integer> c = Channel.one2one();
+                Fiber f = Weft.spawn(() -> {
+                    Alternative alt = new Alternative(c.in(), Guards.timeout(Duration.ofMinutes(100)),
+                            Guards.deadline(Long.MAX_VALUE));
+                    assertEquals(0, alt.select());
+                    c.in().read();
+                });
+                Schedulers.awaitParked(f);
+                String dump = s.dumpFibers();
+                assertTrue(dump.contains("an Alternative over [the input of channel #"), dump);
+                assertTrue(dump.contains("timeout 100.0 min, deadline never]"), dump);
+                c.out().write(1);
+                f.join();
+            });
+        }
+        assertEquals("timeout 1.5 ms", Guards.timeout(Duration.ofNanos(1_500_000)).toString());
+        assertEquals("timeout 12.0 s", Guards.timeout(Duration.ofSeconds(12)).toString());
+        assertEquals("timeout 250 us", Guards.timeout(Duration.ofNanos(250_000)).toString());
+        assertEquals("timeout never", Guards.timeout(Duration.ofSeconds(Long.MAX_VALUE)).toString());
+        assertEquals("deadline passed", Guards.deadline(System.nanoTime() - 1).toString());
+        assertEquals("skip", Guards.skip().toString());
     }
 
     @Test
