@@ -3,6 +3,7 @@ package dev.weft.csp;
 import dev.weft.csp.runtime.Continuation;
 import dev.weft.csp.runtime.DeadlockCheck;
 import dev.weft.csp.runtime.RunGroup;
+import dev.weft.csp.runtime.RuntimeEvents;
 import dev.weft.csp.runtime.WorkerPool;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -60,8 +61,10 @@ final class DeadlockDetector implements DeadlockCheck {
         }
         for (Map.Entry<RunGroup, StringBuilder> e : reports.entrySet()) {
             int n = counts.get(e.getKey());
-            e.getKey().fail(new DeadlockException("deadlock: no fiber of this Weft.run on scheduler " + pool.name()
-                    + " can run again; " + n + (n == 1 ? " blocked fiber:\n" : " blocked fibers:\n") + e.getValue()));
+            String report = "deadlock: no fiber of this Weft.run on scheduler " + pool.name() + " can run again; " + n
+                    + (n == 1 ? " blocked fiber:\n" : " blocked fibers:\n") + e.getValue();
+            RuntimeEvents.deadlock(report);
+            e.getKey().fail(new DeadlockException(report));
         }
     }
 

@@ -3,6 +3,7 @@ package dev.weft.csp;
 import dev.weft.csp.runtime.Carrier;
 import dev.weft.csp.runtime.Continuation;
 import dev.weft.csp.runtime.RunGroup;
+import dev.weft.csp.runtime.RuntimeEvents;
 import dev.weft.csp.runtime.StackReserve;
 import dev.weft.csp.runtime.TimerEntry;
 import dev.weft.csp.runtime.WorkerPool;
@@ -710,6 +711,7 @@ public final class Fiber extends Continuation {
             clearSavedFrames();
             mode = RUNNING;
             failure = t;
+            RuntimeEvents.fiberEnded(this, t);
             Object waiting;
             boolean seen;
             synchronized (this) {
@@ -773,6 +775,7 @@ public final class Fiber extends Continuation {
             cancelled = group.isCancelling();
         }
         state = RUNNABLE;
+        RuntimeEvents.fiberSpawned(this, pool.name());
         try {
             pool.submitNew(this);
         } catch (RuntimeException | Error e) {

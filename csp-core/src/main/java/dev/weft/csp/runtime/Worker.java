@@ -65,6 +65,10 @@ final class Worker implements Runnable {
     private boolean shrank;
     /** Slices dispatched so far (written by the owner, read by idle workers to see a slice that lasts). */
     private int slices;
+    // The watchdog's view of this worker (CarrierWatchdog): its thread alone reads and writes these.
+    private int watchedSlice;
+    private long watchedSince;
+    private boolean reported;
     /** What this worker, idle, last saw of each other worker: its slice count and when that was first seen. */
     private int[] seenSlices;
     private long[] seenSince;
@@ -98,6 +102,31 @@ final class Worker implements Runnable {
 
     Carrier thread() {
         return thread;
+    }
+
+    /**
+     * The watchdog looks: a slice that it has seen running since {@code watchedSince} for {@code threshold} ns
+     * or more while its carrier waits, or ten times that long while it runs, is reported, once. Called by the
+     * watchdog thread only.
+     */
+    void watch(long now, long threshold) {
+        Continuation c = running;
+        int s = (int) SLICES.getOpaque(this);
+        if (c == null || s != watchedSlice) {
+            watchedSlice = s;
+            watchedSince = now;
+            reported = false;
+            return;
+        }
+        if (!reported && now - watchedSince >= threshold) {
+            // A carrier that waits (sleep, a lock, a park) is stuck for sure; one that runs may be computing,
+            // or in blocking I/O, which looks the same: it gets ten times as long before it is reported.
+            boolean waiting = thread.getState() != Thread.State.RUNNABLE;
+            if (waiting || now - watchedSince >= 10 * threshold) {
+                reported = true;
+                CarrierWatchdog.report(c, thread, now - watchedSince, waiting);
+            }
+        }
     }
 
     /** The worker whose carrier is the calling thread, or null. */
@@ -390,6 +419,11 @@ final class Worker implements Runnable {
     }
 
     /** Takes a published batch, what was handed to another worker, or fibers stuck behind a long slice. */
+    private void stole(int fibers) {
+        pool.steals.increment();
+        RuntimeEvents.stolen(thread.getName(), fibers);
+    }
+
     private boolean stealFromOthers(long now) {
         Worker[] all = pool.workers();
         int n = all.length;
@@ -397,9 +431,9 @@ final class Worker implements Runnable {
             Worker victim = all[(index + k) % n];
             Batch b = victim.window.poll();
             if (b != null) {
+                stole(b.size());
                 active.takeAll(b);
                 spare = b;
-                pool.steals.increment();
                 return true;
             }
             if (active.drain(victim.inbox)) {
@@ -436,9 +470,9 @@ final class Worker implements Runnable {
             Batch b = newBatch();
             victim.active.moveFirstHalfTo(b);
             if (!b.isEmpty()) {
+                stole(b.size());
                 active.takeAll(b);
                 spare = b;
-                pool.steals.increment();
                 nap = NAP_NANOS;
                 return true;
             }

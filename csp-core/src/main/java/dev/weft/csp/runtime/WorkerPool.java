@@ -46,6 +46,7 @@ public final class WorkerPool {
         for (int i = 0; i < n; i++) {
             workers[i].start(name + "-" + i);
         }
+        CarrierWatchdog.watch(this);
     }
 
     /** The scheduler's name; its carriers are named after it. */
@@ -333,7 +334,9 @@ public final class WorkerPool {
 
     /** {@code w} stopped: normally after {@link #close()}, or because {@code crash} escaped its loop. */
     void workerStopped(Worker w, Throwable crash) {
-        running.decrementAndGet();
+        if (running.decrementAndGet() == 0) {
+            CarrierWatchdog.unwatch(this);
+        }
         if (crash != null || !closed) {
             Throwable why = crash != null ? crash : new IllegalStateException(w + " stopped");
             broken = why;

@@ -1,0 +1,127 @@
+package dev.weft.csp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import jdk.jfr.Recording;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordingFile;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** What a running program tells about itself: the stuck-carrier warning and the JFR events. */
+class ObservabilityTest {
+    private final List<LogRecord> warnings = new ArrayList<>();
+    private final Handler capture = new Handler() {
+        @Override
+        public void publish(LogRecord r) {
+            synchronized (warnings) {
+                warnings.add(r);
+            }
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public void close() {
+        }
+    };
+
+    @BeforeEach
+    void listen() {
+        System.setProperty("weft.stuckCarrierMillis", "50");
+        Logger.getLogger("dev.weft.csp").addHandler(capture);
+    }
+
+    @AfterEach
+    void stopListening() {
+        Logger.getLogger("dev.weft.csp").removeHandler(capture);
+        System.clearProperty("weft.stuckCarrierMillis");
+    }
+
+    @Pausable
+    static void sleepOnTheCarrier() {
+        try {
+            Thread.sleep(400); // the mistake the warning is for: it blocks the carrier
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Test
+    @Timeout(30)
+    void aFiberThatBlocksItsCarrierIsReportedOnceWithTheCarriersStack() {
+        try (Scheduler s = Scheduler.singleThreaded()) {
+            Weft.run(s, () -> Weft.spawn("sleepy", () -> sleepOnTheCarrier()).join());
+        }
+        List<LogRecord> mine = new ArrayList<>();
+        synchronized (warnings) {
+            for (LogRecord r : warnings) {
+                if (r.getMessage().contains("[sleepy]")) {
+                    mine.add(r);
+                }
+            }
+        }
+        assertEquals(1, mine.size(), "one warning per stuck slice: " + mine);
+        LogRecord r = mine.get(0);
+        assertEquals(Level.WARNING, r.getLevel());
+        assertTrue(r.getMessage().contains("Weft.blocking"), r.getMessage());
+        assertTrue(r.getMessage().contains("Thread.sleep"), r.getMessage());
+        assertTrue(r.getMessage().contains("ObservabilityTest.sleepOnTheCarrier"), r.getMessage());
+    }
+
+    @Test
+    @Timeout(60)
+    void jfrRecordsSpawnsEndsStealsDeadlocksAndStuckCarriers() throws Exception {
+        Path file = Files.createTempFile("weft", ".jfr");
+        try (Recording rec = new Recording()) {
+            for (String e : List.of("FiberSpawn", "FiberEnd", "Steal", "Deadlock", "StuckCarrier")) {
+                rec.enable("dev.weft." + e);
+            }
+            rec.start();
+            try (Scheduler one = Scheduler.singleThreaded()) {
+                Weft.run(one, () -> Weft.spawn("recorded", () -> sleepOnTheCarrier()).join());
+                try {
+                    Weft.run(one, () -> Channel.<Integer>one2one().in().read());
+                } catch (DeadlockException expected) {
+                    // recorded too
+                }
+            }
+            try (Scheduler two = Scheduler.create(2)) {
+                Weft.run(two, () -> Parallel.forRange(0, 2000, i -> {
+                    for (int k = 0; k < 50; k++) {
+                        Fiber.yield();
+                    }
+                }));
+            }
+            rec.stop();
+            rec.dump(file);
+        }
+        List<String> names = new ArrayList<>();
+        String spawned = null;
+        for (RecordedEvent e : RecordingFile.readAllEvents(file)) {
+            names.add(e.getEventType().getName());
+            if (e.getEventType().getName().equals("dev.weft.FiberSpawn") && e.getString("fiber").contains("recorded")) {
+                spawned = e.getString("fiber");
+            }
+        }
+        Files.delete(file);
+        assertTrue(spawned != null, "the named fiber's spawn");
+        assertTrue(names.contains("dev.weft.FiberEnd"));
+        assertTrue(names.contains("dev.weft.Deadlock"));
+        assertTrue(names.contains("dev.weft.StuckCarrier"));
+        assertTrue(names.contains("dev.weft.Steal"), "2000 yielding fibers on two carriers: some are stolen");
+    }
+}
