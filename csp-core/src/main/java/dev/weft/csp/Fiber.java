@@ -841,11 +841,16 @@ public final class Fiber extends Continuation {
      * {@code Foo} or {@code lambda in Foo}.
      */
     String processName() {
-        if (process == null) {
-            return "?";
-        }
+        return process == null ? "?" : nameOf(process);
+    }
+
+    /** {@code Foo} or {@code lambda in Foo}, for the process a par's branch or a task wraps too. */
+    private static String nameOf(Object process) {
         if (process instanceof NamedProcess) {
             return ((NamedProcess) process).name;
+        }
+        if (process instanceof WrappedProcess) {
+            return nameOf(((WrappedProcess) process).wrapped());
         }
         String n = process.getClass().getName();
         int lambda = n.indexOf("$$Lambda");

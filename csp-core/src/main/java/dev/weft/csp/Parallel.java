@@ -40,7 +40,7 @@ public final class Parallel {
         try {
             for (int i = 0; i < processes.length; i++) {
                 CSProcess p = processes[i];
-                par.started(i, Weft.spawn(() -> par.runBranch(p)));
+                par.started(i, Weft.spawn(new Branch(par, p)));
             }
         } catch (RuntimeException | Error refused) { // the scheduler refused a branch (closed): undo the others
             par.cancelAll();
@@ -76,6 +76,28 @@ public final class Parallel {
             ps[i - from] = () -> body.run(index);
         }
         run(ps);
+    }
+
+    /** One branch of a par: runs the user's process for the par, named after it. */
+    private static final class Branch implements WrappedProcess {
+        private final Par par;
+        private final CSProcess process;
+
+        Branch(Par par, CSProcess process) {
+            this.par = par;
+            this.process = process;
+        }
+
+        @Override
+        @Pausable
+        public void run() {
+            par.runBranch(process);
+        }
+
+        @Override
+        public Object wrapped() {
+            return process;
+        }
     }
 
     /**

@@ -24,7 +24,7 @@ public final class Task<T> {
     /** Starts {@code c} as a fiber, as {@link Weft#spawn(CSProcess)} would. */
     static <T> Task<T> start(Computation<T> c) {
         Task<T> t = new Task<>();
-        t.fiber = Weft.spawn(() -> t.value = c.compute());
+        t.fiber = Weft.spawn(new Body<>(t, c));
         return t;
     }
 
@@ -64,6 +64,28 @@ public final class Task<T> {
     /** The fiber that computes the value. */
     public Fiber fiber() {
         return fiber;
+    }
+
+    /** The task's fiber: computes the value and keeps it. Named after the computation in dumps. */
+    private static final class Body<T> implements WrappedProcess {
+        private final Task<T> task;
+        private final Computation<T> computation;
+
+        Body(Task<T> task, Computation<T> computation) {
+            this.task = task;
+            this.computation = computation;
+        }
+
+        @Override
+        @Pausable
+        public void run() {
+            task.value = computation.compute();
+        }
+
+        @Override
+        public Object wrapped() {
+            return computation;
+        }
     }
 
     @Override

@@ -43,6 +43,21 @@ class FiberDumpTest {
         assertThrows(IllegalArgumentException.class, () -> Weft.spawn((String) null, () -> { }));
     }
 
+    /** A branch of Parallel.run is named after its process, not after Parallel. */
+    @Test
+    @Timeout(20)
+    void parallelBranchesAreNamedAfterTheirProcesses() {
+        try (Scheduler s = Scheduler.singleThreaded()) {
+            DeadlockException e = assertThrows(DeadlockException.class, () -> Weft.run(s, () -> {
+                One2OneChannel<Integer> c = Channel.one2one();
+                Parallel.run(() -> c.in().read(), () -> c.out().write(1), () -> c.out().write(2));
+            }));
+            assertTrue(e.getMessage().contains(
+                    "[lambda in dev.weft.csp.FiberDumpTest]"),
+                    e.getMessage());
+        }
+    }
+
     /** Dumps describe guards readably: a timeout by its duration, not by an object's identity. */
     @Test
     @Timeout(20)
