@@ -121,10 +121,11 @@ class WorkloadsTest {
                 "\"dev.weft.bench.CommsTimeBench.jcsp\",\"avgt\",1,3,5000.0,10.0,\"ns/op\",",
                 "\"dev.weft.bench.TokenRingBench.kilim\",\"avgt\",1,3,600.0,10.0,\"ns/op\",64") + "\n");
         Files.writeString(dir.resolve("harness.txt"), "RESULT blocked.weft 200\nRESULT blocked.kilim 400\n"
-                + "SKIPPED spawnJoin.jcsp failed in this run\n");
+                + "SKIPPED spawnJoin.jcsp failed in this run\nRESULT CommsTimeBench.go 150.0\n");
         Report.main(new String[] {dir.toString()});
         String md = Files.readString(dir.resolve("latest.md"));
-        assertTrue(md.contains("| CommsTime | ns per communication | 100 | 5,000 (50x) |"), md);
+        assertTrue(md.contains("| CommsTime | ns per communication | 100 | 150 (1.50x) | 5,000 (50x) |"), md);
+        assertTrue(md.contains("go was not on the PATH"), md); // no bench.go property: the run had no go
         assertTrue(md.contains("400 (2.00x)"), md);
         assertTrue(md.contains("java.util.concurrent has no select"), md);
         assertTrue(md.contains("failed in this run"), md);
