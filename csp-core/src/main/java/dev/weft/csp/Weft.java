@@ -166,8 +166,20 @@ public final class Weft {
      * Runs a blocking Java call (file, socket, JDBC, a lock) on a separate pool of threads and returns its
      * value. From a fiber, the fiber pauses until the call returns and its carrier runs other fibers
      * meanwhile; from a plain thread, the call simply runs on that thread. If the call throws, this rethrows
-     * the very same exception, checked ones included (catch them as {@code Exception} or with a
-     * {@code catch} of their type around code that declares them).
+     * the very same exception, not a wrapper; a lambda's checked exception is declared, so
+     * {@code catch (IOException e)} around {@code Weft.blocking(() -> Files.readString(path))} catches it.
+     *
+     * @param <X> the checked exception the call throws ({@code RuntimeException} when it throws none)
+     * @throws X the call's own exception
+     */
+    @Pausable
+    public static <T, X extends Exception> T blocking(BlockingCallable<T, X> call) throws X {
+        return blocking((Callable<T>) call);
+    }
+
+    /**
+     * {@link #blocking(BlockingCallable)} for a {@link Callable} value: its exception is rethrown as it is
+     * but not declared (a {@code Callable} may throw any {@code Exception}; catch it as {@code Exception}).
      */
     @Pausable
     public static <T> T blocking(Callable<T> call) {

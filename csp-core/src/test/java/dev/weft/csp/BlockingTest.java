@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -23,11 +24,11 @@ class BlockingTest {
             AtomicReference<Integer> result = new AtomicReference<>();
             AtomicReference<Thread> ranOn = new AtomicReference<>();
             Weft.run(s, () -> Parallel.run(
-                    () -> result.set(Weft.blocking(() -> {
+                    () -> result.set(Weft.blocking(uncheckedCall(() -> {
                         ranOn.set(Thread.currentThread());
                         release.await(); // only the other fiber, on the same carrier, can release it
                         return 42;
-                    })),
+                    }))),
                     () -> {
                         for (int i = 0; i < 10; i++) {
                             Timer.sleep(Duration.ofMillis(1));
@@ -48,10 +49,10 @@ class BlockingTest {
         try (Scheduler s = Scheduler.create(2)) {
             AtomicInteger sum = new AtomicInteger();
             Weft.run(s, () -> Parallel.forRange(0, 200, i -> {
-                int v = Weft.blocking(() -> {
+                int v = Weft.blocking(uncheckedCall(() -> {
                     Thread.sleep(5);
                     return i;
-                });
+                }));
                 sum.addAndGet(v);
             }));
             assertEquals(199 * 200 / 2, sum.get());
@@ -92,8 +93,51 @@ class BlockingTest {
     }
 
     @Pausable
-    private static Object call(java.util.concurrent.Callable<Object> c) {
+    private static Object call(Callable<Object> c) {
         return Weft.blocking(c);
+    }
+
+    /** A call whose checked exception is rethrown undeclared: the {@code Callable} overload. */
+    private static <T> Callable<T> uncheckedCall(Callable<T> c) {
+        return c;
+    }
+
+    @Test
+    @Timeout(10)
+    void aCheckedExceptionIsCaughtAsItselfInAFiberAndOnAPlainThread() {
+        IOException io = new IOException("disk gone");
+        AtomicReference<IOException> caughtInFiber = new AtomicReference<>();
+        try (Scheduler s = Scheduler.singleThreaded()) {
+            Weft.run(s, () -> {
+                try {
+                    Weft.blocking(() -> failWith(io));
+                } catch (IOException e) {
+                    caughtInFiber.set(e);
+                }
+            });
+        }
+        assertSame(io, caughtInFiber.get());
+        IOException caughtOnThread = null;
+        try {
+            Weft.blocking(() -> failWith(io));
+        } catch (IOException e) {
+            caughtOnThread = e;
+        }
+        assertSame(io, caughtOnThread);
+    }
+
+    @Test
+    @Timeout(10)
+    void aCallThatThrowsNothingCheckedNeedsNoCatch() {
+        try (Scheduler s = Scheduler.singleThreaded()) {
+            AtomicInteger got = new AtomicInteger();
+            Weft.run(s, () -> got.set(Weft.blocking(() -> 7)));
+            assertEquals(7, got.get());
+        }
+    }
+
+    private static String failWith(IOException e) throws IOException {
+        throw e;
     }
 
     @Test
@@ -119,11 +163,11 @@ class BlockingTest {
         try (Scheduler s = Scheduler.singleThreaded()) {
             CountDownLatch inCall = new CountDownLatch(1);
             CountDownLatch release = new CountDownLatch(1);
-            Thread runner = new Thread(() -> Weft.run(s, () -> Weft.blocking(() -> {
+            Thread runner = new Thread(() -> Weft.run(s, () -> Weft.blocking(uncheckedCall(() -> {
                 inCall.countDown();
                 release.await();
                 return null;
-            })));
+            }))));
             runner.start();
             inCall.await();
             String dump = s.dumpFibers();

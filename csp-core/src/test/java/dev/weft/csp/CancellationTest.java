@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -235,16 +236,10 @@ class CancellationTest {
                         thrown.set(t);
                     }
                 });
-                Weft.blocking(() -> {
-                    started.await();
-                    return null;
-                });
+                Weft.blocking(awaiting(started));
                 f.cancel();
                 f.join();
-                Weft.blocking(() -> {
-                    interrupted.await();
-                    return null;
-                });
+                Weft.blocking(awaiting(interrupted));
             });
             assertInstanceOf(CancelledException.class, thrown.get());
         });
@@ -363,5 +358,13 @@ class CancellationTest {
                 });
             }
         }
+    }
+
+    /** A blocking call that waits for {@code latch}; as a {@code Callable}, its interrupt is not declared. */
+    private static Callable<Object> awaiting(CountDownLatch latch) {
+        return () -> {
+            latch.await();
+            return null;
+        };
     }
 }
