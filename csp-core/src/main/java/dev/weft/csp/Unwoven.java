@@ -26,9 +26,20 @@ final class Unwoven {
             return e;
         }
         String what = m != null ? m : process.getClass().getName() + " has no woven run(Fiber)";
-        IllegalStateException x = new IllegalStateException("pausable code ran unwoven (" + what + "). Weave it with"
+        if (agentRunning()) {
+            return new IllegalStateException("pausable code ran unwoven (" + what + "): the weft agent is running"
+                    + " but left the class unwoven; why was printed on standard error as it loaded, in lines"
+                    + " starting with 'weft agent:'", e);
+        }
+        return new IllegalStateException("pausable code ran unwoven (" + what + "). Weave it with"
                 + " the Maven goal dev.weft:csp-maven-plugin:weave, run with -javaagent:csp-weaver.jar, or weave"
                 + " the classes with java -jar csp-weaver.jar IN... -d OUT", e);
-        return x;
+    }
+
+    /** Set by csp-weaver's agent (dev.weft.weaver.agent.WeftAgent) as it installs itself. */
+    static final String AGENT_PROPERTY = "dev.weft.agent";
+
+    private static boolean agentRunning() {
+        return System.getProperty(AGENT_PROPERTY) != null;
     }
 }

@@ -80,4 +80,13 @@ class AgentEndToEndTest {
         assertTrue(r.stderr().lines().anyMatch(
                 l -> l.startsWith("weft agent: demo/Bad.java:" + DemoPrograms.BAD_LINE + ": ")), r.toString());
     }
+
+    @Test
+    void pausableCodeTheAgentRefusedFailsSayingTheAgentLeftItUnwoven() throws Exception {
+        ChildJvm.Result r = runWithAgent(DemoPrograms.compile(dir, "BadRun", DemoPrograms.BAD_RUN), "demo.BadRun");
+        assertEquals(1, r.exitCode(), r.toString());
+        assertTrue(r.stderr().contains("weft agent: demo/BadRun.java:"), r.toString());
+        assertTrue(r.stderr().contains("the weft agent is running but left the class unwoven"), r.toString());
+        assertFalse(r.stderr().contains("run with -javaagent"), r.toString());
+    }
 }

@@ -2,6 +2,7 @@ package dev.weft.delivery;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.weaver.cli.WeaveCli;
@@ -15,6 +16,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.zip.ZipFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -65,5 +67,37 @@ class CliEndToEndTest {
         assertEquals(1, status, errors);
         assertTrue(errors.lines().anyMatch(l -> l.startsWith("demo/Bad.java:" + DemoPrograms.BAD_LINE + ": ")), errors);
         assertFalse(Files.exists(woven.resolve("demo/Bad.class")), "a class with errors is not written");
+    }
+
+    @Test
+    void anOutputNamedDotJarIsAJarThatRuns() throws Exception {
+        Path classes = DemoPrograms.compile(dir, "Sum", DemoPrograms.SUM);
+        Path jar = dir.resolve("out/sum-woven.jar");
+        Path core = DemoPrograms.coreClasses();
+
+        assertEquals(0, weave("-cp", core.toString(), classes.toString(), "-d", jar.toString()),
+                err.toString(StandardCharsets.UTF_8));
+
+        assertTrue(Files.isRegularFile(jar), jar + " is a file");
+        try (ZipFile zip = new ZipFile(jar.toFile())) {
+            assertNotNull(zip.getEntry("demo/Sum.class"));
+        }
+        ChildJvm.Result r = ChildJvm.run(dir, Duration.ofSeconds(60),
+                List.of("-cp", jar + File.pathSeparator + core, "demo.Sum"));
+        assertEquals(0, r.exitCode(), r.toString());
+        assertEquals(DemoPrograms.SUM_OUTPUT, r.lines(), r.toString());
+    }
+
+    @Test
+    void withoutCspCoreOnTheClasspathOneHintStandsForEveryCallIntoIt() throws Exception {
+        Path classes = DemoPrograms.compile(dir, "Sum", DemoPrograms.SUM);
+
+        assertEquals(1, weave(classes.toString(), "-d", dir.resolve("woven").toString()));
+
+        List<String> lines = err.toString(StandardCharsets.UTF_8).lines().toList();
+        assertEquals(2, lines.size(), String.join("\n", lines));
+        assertTrue(lines.get(0).startsWith("weft: csp-core is not on the classpath; "), lines.get(0));
+        assertTrue(lines.get(0).endsWith("add csp-core's jar (e.g. -cp csp-core.jar) and weave again"), lines.get(0));
+        assertTrue(lines.get(1).startsWith("weft: "), lines.get(1));
     }
 }

@@ -79,6 +79,34 @@ final class DemoPrograms {
             }
             """;
 
+    /** A class the weaver must refuse (a pause while holding a monitor) whose pausable code then runs. */
+    static final String BAD_RUN = """
+            package demo;
+
+            import dev.weft.csp.Channel;
+            import dev.weft.csp.One2OneChannel;
+            import dev.weft.csp.Pausable;
+            import dev.weft.csp.Scheduler;
+            import dev.weft.csp.Weft;
+
+            public final class BadRun {
+                private static final Object LOCK = new Object();
+
+                @Pausable
+                static int readLocked(One2OneChannel<Integer> c) {
+                    synchronized (LOCK) {
+                        return c.in().read();
+                    }
+                }
+
+                public static void main(String[] args) {
+                    try (Scheduler scheduler = Scheduler.singleThreaded()) {
+                        Weft.run(scheduler, () -> System.out.println(readLocked(Channel.one2one())));
+                    }
+                }
+            }
+            """;
+
     /** The line of {@code in.read()} in {@link #BAD}. */
     static final int BAD_LINE = 12;
 

@@ -34,6 +34,8 @@ import net.bytebuddy.utility.JavaModule;
  */
 public final class WeftAgent {
     private static final AtomicBoolean INSTALLED = new AtomicBoolean();
+    /** The system property the agent sets, read by csp-core's run-time error for unwoven code. */
+    static final String AGENT_PROPERTY = "dev.weft.agent";
 
     private WeftAgent() {
     }
@@ -55,6 +57,8 @@ public final class WeftAgent {
     private static void install(String args, Instrumentation inst) {
         // Installing twice (-javaagent given twice, or attached again) would weave nothing twice, but waste work.
         if (INSTALLED.compareAndSet(false, true)) {
+            // csp-core reads it: unwoven code then means the agent refused the class, not that it is missing.
+            System.setProperty(AGENT_PROPERTY, "installed");
             quietByteBuddy();
             inst.addTransformer(transformer(new WeaverCache(isPreemptive(args)), System.err), false);
         }

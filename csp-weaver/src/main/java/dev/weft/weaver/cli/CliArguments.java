@@ -15,7 +15,7 @@ import java.util.stream.Stream;
  *
  * @param inputs    class directories and jars to weave, in the order given
  * @param classpath libraries the inputs call, searched after the inputs
- * @param output    the directory that receives every entry of the inputs
+ * @param output    the directory, or the jar ({@code *.jar}), that receives every entry of the inputs
  * @param help      whether help was asked for (the other fields are then empty)
  * @param preemptive whether to insert preemption checks at loop back-edges ({@code --preemptive})
  */
@@ -25,8 +25,8 @@ record CliArguments(List<Path> inputs, List<Path> classpath, Path output, boolea
             "  IN        class directories or jars whose @Pausable code to weave",
             "  -cp PATH  libraries they call, separated by '" + File.pathSeparator + "' (also -classpath,"
                     + " --class-path), as for javac; dir/* means every jar in dir",
-            "  -d OUT    output directory; receives every class of IN (woven or unchanged) and every other"
-                    + " file, so that OUT alone replaces IN",
+            "  -d OUT    output directory, or jar if OUT ends with .jar; receives every class of IN (woven or"
+                    + " unchanged) and every other file, so that OUT alone replaces IN",
             "  --preemptive  also insert a preemption check at every loop back-edge of pausable code, so that"
                     + " a fiber spinning in a loop cannot starve the others on its carrier",
             "exit status: 0 woven, 1 weave errors (printed as File.java:42: message), 2 bad arguments");
@@ -104,11 +104,15 @@ record CliArguments(List<Path> inputs, List<Path> classpath, Path output, boolea
     }
 
     private static void check(List<Path> inputs, Path output) throws UsageException {
-        if (Files.exists(output) && !Files.isDirectory(output)) {
-            throw new UsageException("output " + output + " exists and is not a directory");
+        boolean jar = Output.isJar(output);
+        if (jar ? Files.isDirectory(output) : Files.exists(output) && !Files.isDirectory(output)) {
+            throw new UsageException("output " + output + " exists and is not a " + (jar ? "jar" : "directory"));
         }
         Path out = output.toAbsolutePath().normalize();
         for (Path in : inputs) {
+            if (jar && out.equals(in.toAbsolutePath().normalize())) {
+                throw new UsageException("output " + output + " must not be input " + in + ": weave into a new jar");
+            }
             if (Files.isDirectory(in)) {
                 // Writing into the tree being read would weave the output again, or overwrite the input.
                 if (out.startsWith(in.toAbsolutePath().normalize())) {

@@ -7,7 +7,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 
 /** The -d directory: writes entries under it, refusing names that would land outside it. */
-final class OutputDirectory {
+final class OutputDirectory implements Output {
     private final Path root;
 
     OutputDirectory(Path root) {
@@ -15,13 +15,20 @@ final class OutputDirectory {
     }
 
     /** Writes {@code bytes} as entry {@code name}, replacing what is there. */
-    void write(String name, byte[] bytes) throws IOException {
+    @Override
+    public void write(String name, byte[] bytes) throws IOException {
         Files.write(prepare(name), bytes);
     }
 
     /** Copies {@code in} to entry {@code name}, replacing what is there. */
-    void copy(String name, InputStream in) throws IOException {
+    @Override
+    public void copy(String name, InputStream in) throws IOException {
         Files.copy(in, prepare(name), StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    @Override
+    public void close() {
+        // every file is complete once written
     }
 
     private Path prepare(String name) throws IOException {

@@ -17,10 +17,11 @@ import java.util.function.Function;
 /**
  * The weaver's command line: {@code java -jar csp-weaver.jar [-cp PATH] IN... -d OUT}.
  *
- * <p>IN are class directories or jars; {@code -cp} names the libraries they call, as javac's does. OUT
- * receives every class of IN, woven or copied unchanged, and every other file, so that OUT alone replaces
- * IN (jar entries become files under OUT). The engine sees the classes of all INs first, then {@code -cp},
- * then the JDK.
+ * <p>IN are class directories or jars; {@code -cp} names the libraries they call, as javac's does. OUT, a
+ * directory or a jar ({@code -d app-woven.jar}), receives every class of IN, woven or copied unchanged, and
+ * every other file, so that OUT alone replaces IN. The engine sees the classes of all INs first, then
+ * {@code -cp}, then the JDK. Without csp-core on the classpath every call into it would be an error of its
+ * own: the errors about missing classes are then summed up in one hint.
  *
  * <p>Exit status: 0 on success, with a one-line summary on standard output; 1 if weaving found errors,
  * printed one per line to standard error as {@code com/acme/Foo.java:42: message}; 2 for bad arguments,
@@ -33,6 +34,11 @@ public final class WeaveCli {
     public static final int FAILED = 1;
     /** The arguments are wrong. */
     public static final int USAGE = 2;
+
+    /** A class of csp-core that any woven code needs at run time: its presence tells csp-core is there. */
+    private static final String CSP_CORE_CLASS = "dev/weft/csp/Fiber";
+    /** How a weave error about a missing class ends. */
+    private static final String NOT_ON_CLASSPATH = " is not on the weave classpath";
 
     private WeaveCli() {
     }
@@ -72,15 +78,27 @@ public final class WeaveCli {
         List<Path> visible = new ArrayList<>(a.inputs());
         visible.addAll(a.classpath());
         WeaveCommand.Summary s;
+        boolean cspCoreVisible;
         try (ClassPath cp = ClassPath.open(visible)) {
+            cspCoreVisible = cp.find(CSP_CORE_CLASS) != null;
             s = new WeaveCommand(engine.apply(cp, a.preemptive()), err).run(a.inputs(), a.output());
         } catch (IOException | UncheckedIOException | IllegalStateException e) {
             err.println("weft: " + e.getMessage());
             return FAILED;
         }
         if (!s.errors().isEmpty()) {
+            int missing = 0;
             for (WeaveError e : s.errors()) {
-                err.println(e);
+                if (!cspCoreVisible && e.message().endsWith(NOT_ON_CLASSPATH)) {
+                    missing++; // most likely csp-core's classes: said once below
+                } else {
+                    err.println(e);
+                }
+            }
+            if (missing > 0) {
+                err.println("weft: csp-core is not on the classpath; " + count(missing, "error")
+                        + " naming a class that is not on the weave classpath left out: add csp-core's jar"
+                        + " (e.g. -cp csp-core.jar) and weave again");
             }
             err.println("weft: " + count(s.errors().size(), "error") + ", nothing written for the classes that have them");
             return FAILED;

@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Copies every entry of the inputs into the output directory, weaving the class files on the way, and
+ * Copies every entry of the inputs into the output (a directory or a jar), weaving the class files on the way, and
  * collects every weave error. A class that fails to weave is not written (its errors are reported); the
  * first input holding an entry wins, as on a classpath.
  */
@@ -46,16 +46,17 @@ final class WeaveCommand {
 
     /** Weaves and copies {@code inputs} into {@code output}; one command object serves one run. */
     Summary run(List<Path> inputs, Path output) throws IOException {
-        OutputDirectory out = new OutputDirectory(output);
-        for (Path in : inputs) {
-            try (Input input = Input.open(in)) {
-                input.forEach(e -> take(in, e, out));
+        try (Output out = Output.open(output)) {
+            for (Path in : inputs) {
+                try (Input input = Input.open(in)) {
+                    input.forEach(e -> take(in, e, out));
+                }
             }
         }
         return new Summary(classes, woven, alreadyWoven, otherFiles, List.copyOf(errors));
     }
 
-    private void take(Path in, Input.Entry e, OutputDirectory out) throws IOException {
+    private void take(Path in, Input.Entry e, Output out) throws IOException {
         String name = e.name();
         boolean isClass = name.endsWith(".class");
         Path first = written.putIfAbsent(name, in);

@@ -88,13 +88,22 @@ class CliArgumentsTest {
     }
 
     @Test
-    void refusesAnOutputThatIsAFile() {
-        assertTrue(usage(in.toString(), "-d", jar.toString()).contains("not a directory"));
+    void refusesAnOutputThatIsAFileNotNamedDotJar() throws IOException {
+        Path file = Files.write(dir.resolve("notes.txt"), new byte[0]);
+        assertTrue(usage(in.toString(), "-d", file.toString()).contains("not a directory"));
     }
 
     @Test
     void refusesAnOutputInsideAnInput() {
         assertTrue(usage(in.toString(), "-d", in.toString()).contains("fresh directory"));
         assertTrue(usage(in.toString(), "-d", in.resolve("woven").toString()).contains("fresh directory"));
+    }
+
+    @Test
+    void anOutputNamedDotJarIsAJarThatMustNotBeAnInputOrADirectory() throws Exception {
+        assertEquals(Path.of("out.jar"), CliArguments.parse(in.toString(), "-d", "out.jar").output());
+        assertTrue(usage(jar.toString(), "-d", jar.toString()).contains("weave into a new jar"));
+        Files.createDirectories(dir.resolve("taken.jar"));
+        assertTrue(usage(in.toString(), "-d", dir.resolve("taken.jar").toString()).contains("is not a jar"));
     }
 }

@@ -19,11 +19,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
 import java.util.zip.ZipOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -129,6 +131,28 @@ class WeaveCliTest {
         assertEquals("logo", read(outDir.resolve("app/logo.txt")));
         assertEquals("Manifest-Version: 1.0\n", read(outDir.resolve("META-INF/MANIFEST.MF")));
         assertTrue(out().contains("2 classes, 1 woven, 2 other files"), out());
+    }
+
+    @Test
+    void anOutputNamedDotJarReceivesTheEntriesAsAJarInTheirOrder() throws IOException {
+        Map<String, String> entries = new LinkedHashMap<>();
+        entries.put("META-INF/MANIFEST.MF", "Manifest-Version: 1.0\n");
+        entries.put("app/Main.class", "pause");
+        entries.put("app/logo.txt", "logo");
+        Path outJar = dir.resolve("woven/app-woven.jar");
+
+        assertEquals(0, run(jar("app.jar", entries).toString(), "-d", outJar.toString()), err());
+
+        Map<String, String> written = new LinkedHashMap<>();
+        try (ZipFile zip = new ZipFile(outJar.toFile())) {
+            for (ZipEntry e : Collections.list(zip.entries())) {
+                written.put(e.getName(), new String(zip.getInputStream(e).readAllBytes(), StandardCharsets.UTF_8));
+            }
+        }
+        assertEquals(List.of("META-INF/MANIFEST.MF", "app/Main.class", "app/logo.txt"), List.copyOf(written.keySet()));
+        assertEquals("WOVEN pause", written.get("app/Main.class"));
+        assertEquals("logo", written.get("app/logo.txt"));
+        assertTrue(out().contains("1 class, 1 woven, 2 other files -> " + outJar), out());
     }
 
     @Test
