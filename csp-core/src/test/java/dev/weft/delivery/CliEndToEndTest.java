@@ -50,8 +50,13 @@ class CliEndToEndTest {
         assertTrue(Integer.parseInt(m.group(3)) >= 1, "the program has pausable code to weave: " + summary);
         assertEquals("a resource", Files.readString(woven.resolve("demo/notes.txt")));
 
+        assertTheWovenSumRuns(woven);
+    }
+
+    /** Runs demo.Sum from {@code woven} (a directory or a jar) and csp-core in a child JVM. */
+    private void assertTheWovenSumRuns(Path woven) throws Exception {
         ChildJvm.Result r = ChildJvm.run(dir, Duration.ofSeconds(60),
-                List.of("-cp", woven + File.pathSeparator + core, "demo.Sum"));
+                List.of("-cp", woven + File.pathSeparator + DemoPrograms.coreClasses(), "demo.Sum"));
         assertEquals(0, r.exitCode(), r.toString());
         assertEquals(DemoPrograms.SUM_OUTPUT, r.lines(), r.toString());
     }
@@ -73,19 +78,15 @@ class CliEndToEndTest {
     void anOutputNamedDotJarIsAJarThatRuns() throws Exception {
         Path classes = DemoPrograms.compile(dir, "Sum", DemoPrograms.SUM);
         Path jar = dir.resolve("out/sum-woven.jar");
-        Path core = DemoPrograms.coreClasses();
 
-        assertEquals(0, weave("-cp", core.toString(), classes.toString(), "-d", jar.toString()),
+        assertEquals(0, weave("-cp", DemoPrograms.coreClasses().toString(), classes.toString(), "-d", jar.toString()),
                 err.toString(StandardCharsets.UTF_8));
 
         assertTrue(Files.isRegularFile(jar), jar + " is a file");
         try (ZipFile zip = new ZipFile(jar.toFile())) {
             assertNotNull(zip.getEntry("demo/Sum.class"));
         }
-        ChildJvm.Result r = ChildJvm.run(dir, Duration.ofSeconds(60),
-                List.of("-cp", jar + File.pathSeparator + core, "demo.Sum"));
-        assertEquals(0, r.exitCode(), r.toString());
-        assertEquals(DemoPrograms.SUM_OUTPUT, r.lines(), r.toString());
+        assertTheWovenSumRuns(jar);
     }
 
     @Test

@@ -77,6 +77,17 @@ class WeaveCliTest {
         return jar;
     }
 
+    /** app.jar: a manifest, a directory entry, a class to weave, a plain class and a resource. */
+    private Path appJar() throws IOException {
+        Map<String, String> entries = new LinkedHashMap<>();
+        entries.put("META-INF/MANIFEST.MF", "Manifest-Version: 1.0\n");
+        entries.put("app/", "");
+        entries.put("app/Main.class", "pause");
+        entries.put("app/Plain.class", "plain");
+        entries.put("app/logo.txt", "logo");
+        return jar("app.jar", entries);
+    }
+
     private String read(Path f) throws IOException {
         return Files.readString(f, StandardCharsets.UTF_8);
     }
@@ -116,15 +127,9 @@ class WeaveCliTest {
 
     @Test
     void jarEntriesBecomeFilesUnderTheOutput() throws IOException {
-        Map<String, String> entries = new LinkedHashMap<>();
-        entries.put("META-INF/MANIFEST.MF", "Manifest-Version: 1.0\n");
-        entries.put("app/", "");
-        entries.put("app/Main.class", "pause");
-        entries.put("app/Plain.class", "plain");
-        entries.put("app/logo.txt", "logo");
         Path outDir = dir.resolve("out");
 
-        assertEquals(0, run(jar("app.jar", entries).toString(), "-d", outDir.toString()), err());
+        assertEquals(0, run(appJar().toString(), "-d", outDir.toString()), err());
 
         assertEquals("WOVEN pause", read(outDir.resolve("app/Main.class")));
         assertEquals("plain", read(outDir.resolve("app/Plain.class")));
@@ -135,13 +140,9 @@ class WeaveCliTest {
 
     @Test
     void anOutputNamedDotJarReceivesTheEntriesAsAJarInTheirOrder() throws IOException {
-        Map<String, String> entries = new LinkedHashMap<>();
-        entries.put("META-INF/MANIFEST.MF", "Manifest-Version: 1.0\n");
-        entries.put("app/Main.class", "pause");
-        entries.put("app/logo.txt", "logo");
         Path outJar = dir.resolve("woven/app-woven.jar");
 
-        assertEquals(0, run(jar("app.jar", entries).toString(), "-d", outJar.toString()), err());
+        assertEquals(0, run(appJar().toString(), "-d", outJar.toString()), err());
 
         Map<String, String> written = new LinkedHashMap<>();
         try (ZipFile zip = new ZipFile(outJar.toFile())) {
@@ -149,10 +150,11 @@ class WeaveCliTest {
                 written.put(e.getName(), new String(zip.getInputStream(e).readAllBytes(), StandardCharsets.UTF_8));
             }
         }
-        assertEquals(List.of("META-INF/MANIFEST.MF", "app/Main.class", "app/logo.txt"), List.copyOf(written.keySet()));
+        assertEquals(List.of("META-INF/MANIFEST.MF", "app/Main.class", "app/Plain.class", "app/logo.txt"),
+                List.copyOf(written.keySet()));
         assertEquals("WOVEN pause", written.get("app/Main.class"));
         assertEquals("logo", written.get("app/logo.txt"));
-        assertTrue(out().contains("1 class, 1 woven, 2 other files -> " + outJar), out());
+        assertTrue(out().contains("2 classes, 1 woven, 2 other files -> " + outJar), out());
     }
 
     @Test
