@@ -32,7 +32,7 @@ final class Unwoven {
                     + " starting with 'weft agent:'", e);
         }
         return new IllegalStateException("pausable code ran unwoven (" + what + "). Weave it with"
-                + " the Maven goal dev.weft:csp-maven-plugin:weave, run with -javaagent:csp-weaver.jar, or weave"
+                + " the Maven goals weave and weave-tests of dev.weft:csp-maven-plugin, run with -javaagent:csp-weaver.jar, or weave"
                 + " the classes with java -jar csp-weaver.jar IN... -d OUT", e);
     }
 

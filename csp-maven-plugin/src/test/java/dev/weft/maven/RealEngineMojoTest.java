@@ -99,14 +99,18 @@ class RealEngineMojoTest {
     }
 
     private WeaveMojo mojo(Path classes, Path testClasses) throws ReflectiveOperationException {
+        return mojo(classes, testClasses, false);
+    }
+
+    private WeaveMojo mojo(Path classes, Path testClasses, boolean preemptive) throws ReflectiveOperationException {
         MavenProject project = new MavenProject();
         project.setArtifactId("demo");
         project.getBuild().setOutputDirectory(classes.toString());
         project.getBuild().setTestOutputDirectory(testClasses.toString());
         WeaveMojo mojo = new WeaveMojo();
-        for (Map.Entry<String, Object> e : Map.<String, Object>of("project", project,
+        for (Map.Entry<String, Object> e : Map.<String, Object>of("project", project, "preemptive", preemptive,
                 "classesDirectory", classes.toFile(), "testClassesDirectory", testClasses.toFile()).entrySet()) {
-            Field f = WeaveMojo.class.getDeclaredField(e.getKey());
+            Field f = AbstractWeaveMojo.class.getDeclaredField(e.getKey());
             f.setAccessible(true);
             f.set(mojo, e.getValue());
         }
@@ -156,5 +160,24 @@ class RealEngineMojoTest {
         assertEquals(1, errors.size(), errors.toString());
         assertTrue(errors.get(0).startsWith("app/Bad.java:"), errors.toString());
         assertArrayEquals(worker, Files.readAllBytes(classes.resolve("app/Worker.class")));
+    }
+
+    @Test
+    void switchingPreemptiveOnFailsTheBuildInsteadOfKeepingTheOldWeaving() throws Exception {
+        Path classes = dir.resolve("target/classes");
+        Path testClasses = dir.resolve("target/test-classes");
+        compile(classes, classes, Map.of("dev/weft/csp/Pausable.java", PAUSABLE, "app/Worker.java", WORKER));
+        mojo(classes, testClasses, false).execute();
+        byte[] cooperative = Files.readAllBytes(classes.resolve("app/Worker.class"));
+
+        MojoFailureException e = assertThrows(MojoFailureException.class,
+                () -> mojo(classes, testClasses, true).execute());
+
+        assertTrue(e.getMessage().contains("1 error"), e.getMessage());
+        assertEquals(1, errors.size(), errors.toString());
+        assertTrue(errors.get(0).startsWith("app/Worker.java:"), errors.get(0));
+        assertTrue(errors.get(0).contains("Worker was woven with preemptive=false but this weave asks"
+                + " preemptive=true"), errors.get(0));
+        assertArrayEquals(cooperative, Files.readAllBytes(classes.resolve("app/Worker.class")));
     }
 }

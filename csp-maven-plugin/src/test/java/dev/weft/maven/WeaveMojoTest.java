@@ -58,7 +58,7 @@ class WeaveMojoTest {
     }
 
     private void set(String field, Object value) throws ReflectiveOperationException {
-        Field f = WeaveMojo.class.getDeclaredField(field);
+        Field f = AbstractWeaveMojo.class.getDeclaredField(field);
         f.setAccessible(true);
         f.set(mojo, value);
     }
@@ -145,7 +145,7 @@ class WeaveMojoTest {
         Files.write(f, trivial);
         WeaveMojo real = new WeaveMojo();
         for (String name : List.of("project", "classesDirectory", "testClassesDirectory")) {
-            Field fld = WeaveMojo.class.getDeclaredField(name);
+            Field fld = AbstractWeaveMojo.class.getDeclaredField(name);
             fld.setAccessible(true);
             fld.set(real, fld.get(mojo));
         }

@@ -49,6 +49,23 @@ public final class Weaver {
         return new ClassWeaver(hierarchy, classFile, preemptive).weave();
     }
 
+    /**
+     * Whether {@code classFile} is woven already, as this engine would weave it: a tool then skips it.
+     *
+     * @throws WeaveException if it was woven with the other {@code preemptive} setting: woven code cannot
+     *         be woven again, so keeping it would silently keep the old weaving
+     */
+    public boolean isWovenAlready(byte[] classFile) {
+        WovenMarker marker = WovenMarker.read(classFile);
+        if (marker.woven && marker.preemptive != preemptive) {
+            String cls = Names.simpleClass(marker.className);
+            throw new WeaveException(new WeaveError(marker.sourceFile, 0, cls, cls + " was woven with preemptive="
+                    + marker.preemptive + " but this weave asks preemptive=" + preemptive + "; woven code cannot be"
+                    + " woven again: recompile it (mvn clean, or delete the class files) and weave javac's output"));
+        }
+        return marker.woven;
+    }
+
     /** Whether {@code classFile} carries the woven marker. */
     public static boolean isWoven(byte[] classFile) {
         return ClassWeaver.isWoven(classFile);

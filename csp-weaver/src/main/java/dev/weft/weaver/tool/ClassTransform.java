@@ -9,7 +9,11 @@ import dev.weft.weaver.Weaver;
  * without the engine.
  */
 public interface ClassTransform {
-    /** Whether {@code classFile} is woven already, so that it can be skipped without weaving. */
+    /**
+     * Whether {@code classFile} is woven already, so that it can be skipped without weaving.
+     *
+     * @throws WeaveException if it is woven in a way this transform would not weave it
+     */
     boolean isWoven(byte[] classFile);
 
     /**
@@ -25,7 +29,9 @@ public interface ClassTransform {
             @Override
             public boolean isWoven(byte[] classFile) {
                 try {
-                    return Weaver.isWoven(classFile);
+                    return weaver.isWovenAlready(classFile);
+                } catch (WeaveException otherMode) {
+                    throw otherMode;
                 } catch (RuntimeException unreadable) {
                     // Too new or malformed: weave() then reports it as a weave error ("upgrade csp-weaver").
                     return false;

@@ -61,6 +61,19 @@ class RealEngineTest {
     }
 
     @Test
+    void classesWovenInTheOtherModeAreRefusedNotKept() throws Exception {
+        Path classes = SmallProgram.compile(dir, Map.of());
+        Path once = dir.resolve("once");
+        assertEquals(0, cli(classes.toString(), "-d", once.toString()));
+
+        assertEquals(1, cli("--preemptive", once.toString(), "-d", dir.resolve("twice").toString()));
+
+        String errors = err.toString(StandardCharsets.UTF_8);
+        assertTrue(errors.startsWith("app/Worker.java:0: Worker was woven with preemptive=false but this weave"
+                + " asks preemptive=true"), errors);
+    }
+
+    @Test
     void theCommandLineReportsWhereThePauseIsRefused() throws Exception {
         Path classes = SmallProgram.compile(dir, Map.of("app/Bad.java", SmallProgram.BAD));
         assertEquals(1, cli(classes.toString(), "-d", dir.resolve("woven").toString()));
