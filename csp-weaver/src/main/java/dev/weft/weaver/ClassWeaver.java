@@ -573,7 +573,9 @@ final class ClassWeaver implements Opcodes {
             weaveBody(m, fiberSlot);
             return;
         }
-        MethodNode woven = new MethodNode(ASM9, (m.access & ~ACC_VARARGS) | ACC_SYNTHETIC, m.name,
+        // Not synthetic: the woven form holds the method's code and lines, and coverage tools such as JaCoCo
+        // skip synthetic methods. The bridge left under the original signature has no lines of its own.
+        MethodNode woven = new MethodNode(ASM9, m.access & ~ACC_VARARGS, m.name,
                 wovenDesc(m.desc), null, m.exceptions.toArray(new String[0]));
         if ((m.access & ACC_ABSTRACT) == 0) {
             woven.instructions = m.instructions;

@@ -305,13 +305,16 @@ final class MethodWeaver implements Opcodes {
     private void emit(List<Site> sites) {
         InsnList tail = new InsnList();
         LabelNode dispatch = new LabelNode();
+        int firstLine = lineOf(method.instructions.getLast(), true);
         for (int k = 0; k < sites.size(); k++) {
             Site s = sites.get(k);
             rewriteCall(s);
             tail.add(pauseBlock(s, k));
         }
-        // Dispatcher: pop the resume point and jump to its restore block.
+        // Dispatcher: pop the resume point and jump to its restore block. Like the prelude, it belongs to the
+        // method's first line: a debugger entering a resumed frame starts there.
         tail.add(dispatch);
+        tail.add(lineNumber(firstLine, dispatch));
         tail.add(new VarInsnNode(ALOAD, fiberSlot));
         tail.add(new MethodInsnNode(INVOKEVIRTUAL, CONT, "popResume", "()I", false));
         LabelNode bad = new LabelNode();
@@ -331,6 +334,9 @@ final class MethodWeaver implements Opcodes {
             tail.add(restoreBlock(s));
         }
         InsnList prelude = new InsnList();
+        LabelNode entry = new LabelNode();
+        prelude.add(entry);
+        prelude.add(lineNumber(firstLine, entry));
         prelude.add(new VarInsnNode(ALOAD, fiberSlot));
         prelude.add(new FieldInsnNode(GETFIELD, CONT, "mode", "I"));
         prelude.add(new JumpInsnNode(IFLT, dispatch));
@@ -367,10 +373,14 @@ final class MethodWeaver implements Opcodes {
         method.instructions.insert(s.call, after);
     }
 
-    /** Saves this frame after the callee paused: where (site and resume point), receiver, stack (top first), locals. */
+    /**
+     * Saves this frame after the callee paused: where (site and resume point), receiver, stack (top first),
+     * locals. It is on the call's line, so that a debugger stepping over a call that pauses stays there.
+     */
     private InsnList pauseBlock(Site s, int k) {
         InsnList b = new InsnList();
         b.add(s.pauseLabel);
+        b.add(lineNumber(lineOf(s.call, false), s.pauseLabel));
         Type ret = Type.getReturnType(s.originalDesc);
         if (ret.getSize() > 0) {
             b.add(new InsnNode(ret.getSize() == 2 ? POP2 : POP));
@@ -406,21 +416,16 @@ final class MethodWeaver implements Opcodes {
 
     /** Where a call site is, as a stack trace shows it: {@code pkg.Class.method(File.java:42)}. */
     private String site(MethodInsnNode call) {
-        int line = -1;
-        for (AbstractInsnNode i = call; i != null; i = i.getPrevious()) {
-            if (i instanceof LineNumberNode) {
-                line = ((LineNumberNode) i).line;
-                break;
-            }
-        }
+        int line = lineOf(call, false);
         String file = cls.sourceFile != null ? cls.sourceFile : "Unknown Source";
         return cls.name.replace('/', '.') + "." + method.name + "(" + file + (line > 0 ? ":" + line : "") + ")";
     }
 
-    /** Restores what {@link #pauseBlock} saved, in reverse, and calls the callee again. */
+    /** Restores what {@link #pauseBlock} saved, in reverse, and calls the callee again: on the call's line. */
     private InsnList restoreBlock(Site s) {
         InsnList b = new InsnList();
         b.add(s.restoreLabel);
+        b.add(lineNumber(lineOf(s.call, false), s.restoreLabel));
         int[] saved = s.saved.stream().toArray();
         for (int j = saved.length - 1; j >= 0; j--) {
             int n = saved[j];
@@ -450,6 +455,32 @@ final class MethodWeaver implements Opcodes {
             b.add(zero(a)); // the callee restores what it needs itself
         }
         b.add(new JumpInsnNode(GOTO, s.callLabel));
+        return b;
+    }
+
+    /**
+     * The source line of {@code insn} (the nearest line number before it), or with {@code first} the
+     * method's first line (the earliest line number at or before {@code insn}); -1 without line numbers.
+     */
+    private static int lineOf(AbstractInsnNode insn, boolean first) {
+        int line = -1;
+        for (AbstractInsnNode i = insn; i != null; i = i.getPrevious()) {
+            if (i instanceof LineNumberNode) {
+                line = ((LineNumberNode) i).line;
+                if (!first) {
+                    break;
+                }
+            }
+        }
+        return line;
+    }
+
+    /** A line number entry for the code from {@code start} on; none for a method compiled without them. */
+    private static InsnList lineNumber(int line, LabelNode start) {
+        InsnList b = new InsnList();
+        if (line > 0) {
+            b.add(new LineNumberNode(line, start));
+        }
         return b;
     }
 
