@@ -3,13 +3,17 @@ package dev.weft.delivery;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.jar.Attributes;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -25,13 +29,7 @@ class AgentEndToEndTest {
 
     @BeforeAll
     static void findTheStandaloneJar() {
-        // Surefire runs in the module's directory; the jar is csp-weaver's package output.
-        Path jar = Path.of("..", "csp-weaver", "target", "csp-weaver-0.1.0-SNAPSHOT.jar").toAbsolutePath().normalize();
-        if (!Files.isRegularFile(jar)) {
-            fail("the standalone weaver jar " + jar + " is missing: package csp-weaver first "
-                    + "(mvn package -pl csp-weaver, or mvn verify from the root)");
-        }
-        agentJar = jar;
+        agentJar = DemoPrograms.weaverJar();
     }
 
     private ChildJvm.Result runWithAgent(Path classes, String mainClass) throws Exception {
@@ -88,5 +86,27 @@ class AgentEndToEndTest {
         assertTrue(r.stderr().contains("weft agent: demo/BadRun.java:"), r.toString());
         assertTrue(r.stderr().contains("the weft agent is running but left the class unwoven"), r.toString());
         assertFalse(r.stderr().contains("run with -javaagent"), r.toString());
+    }
+
+    @Test
+    void aWovenClassSurvivesRetransformationByAnotherAgent() throws Exception {
+        Path classes = DemoPrograms.compile(dir, "Sum", DemoPrograms.SUM);
+        DemoPrograms.compile(dir, "Retransform", DemoPrograms.RETRANSFORM);
+        Manifest manifest = new Manifest();
+        manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        manifest.getMainAttributes().putValue("Premain-Class", "demo.Retransform");
+        manifest.getMainAttributes().putValue("Can-Retransform-Classes", "true");
+        Path other = dir.resolve("retransform.jar");
+        try (JarOutputStream jar = new JarOutputStream(Files.newOutputStream(other), manifest)) {
+            jar.putNextEntry(new JarEntry("demo/Retransform.class"));
+            jar.write(Files.readAllBytes(classes.resolve("demo/Retransform.class")));
+        }
+        ChildJvm.Result r = ChildJvm.run(dir, Duration.ofSeconds(60), List.of("-javaagent:" + agentJar,
+                "-javaagent:" + other, "-cp", classes + File.pathSeparator + DemoPrograms.coreClasses(),
+                "demo.Retransform"));
+        assertEquals(0, r.exitCode(), r.toString());
+        List<String> twice = new ArrayList<>(DemoPrograms.SUM_OUTPUT);
+        twice.addAll(DemoPrograms.SUM_OUTPUT);
+        assertEquals(twice, r.lines(), r.toString());
     }
 }

@@ -107,6 +107,31 @@ final class DemoPrograms {
             }
             """;
 
+    /**
+     * An agent of its own (premain keeps the Instrumentation) that runs {@link #SUM}, retransforms it and
+     * runs it again: the woven class must survive retransformation.
+     */
+    static final String RETRANSFORM = """
+            package demo;
+
+            import java.lang.instrument.Instrumentation;
+
+            public final class Retransform {
+                private static Instrumentation instrumentation;
+
+                public static void premain(String args, Instrumentation inst) {
+                    instrumentation = inst;
+                }
+
+                public static void main(String[] args) throws Exception {
+                    Class<?> sum = Class.forName("demo.Sum"); // compiled apart: reached by name
+                    sum.getMethod("main", String[].class).invoke(null, (Object) args);
+                    instrumentation.retransformClasses(sum);
+                    sum.getMethod("main", String[].class).invoke(null, (Object) args);
+                }
+            }
+            """;
+
     /** The line of {@code in.read()} in {@link #BAD}. */
     static final int BAD_LINE = 12;
 
@@ -171,6 +196,17 @@ final class DemoPrograms {
             """;
 
     private DemoPrograms() {
+    }
+
+    /** The standalone csp-weaver jar (agent and CLI), as csp-weaver's build packaged it. */
+    static Path weaverJar() {
+        // Surefire runs in the module's directory; the jar is csp-weaver's package output.
+        Path jar = Path.of("..", "csp-weaver", "target", "csp-weaver-0.1.0-SNAPSHOT.jar").toAbsolutePath().normalize();
+        if (!Files.isRegularFile(jar)) {
+            fail("the standalone weaver jar " + jar + " is missing: package csp-weaver first "
+                    + "(mvn package -pl csp-weaver, or mvn verify from the root)");
+        }
+        return jar;
     }
 
     /** csp-core's own (woven) classes: the runtime the programs compile and run against. */

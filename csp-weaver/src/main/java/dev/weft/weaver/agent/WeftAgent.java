@@ -24,9 +24,11 @@ import net.bytebuddy.utility.JavaModule;
  * runs the engine, and {@link ReplayWovenClass} replays the woven bytes into Byte Buddy's class writer in
  * place of its copy. Around it, {@link WovenOnly} skips the classes that never need weaving
  * ({@link AgentFilter}: JDK, Byte Buddy, the weaver; and classes already woven) and answers null for every
- * class the engine left unchanged, so those reach the JVM untouched. The transformer is registered without
- * retransformation: weaving adds methods, which the JVM forbids for loaded classes, so with
- * {@link #agentmain} only classes loaded after the attach are woven.
+ * class the engine left unchanged, so those reach the JVM untouched. The transformer is registered as
+ * retransformation-capable, which makes the JVM run it after the transformers of other agents that are not
+ * (JaCoCo's), in either {@code -javaagent} order: they see the class file as it is on disk. A class woven as
+ * it loaded is woven again when retransformed (to the same methods); weaving adds methods, which the JVM
+ * forbids for loaded classes, so with {@link #agentmain} only classes loaded after the attach are woven.
  *
  * <p>One engine per class loader ({@link WeaverCache}) resolves callees through that loader's resources.
  * Weave errors are printed to standard error, prefixed {@code weft agent:}, and the class is loaded
@@ -60,7 +62,10 @@ public final class WeftAgent {
             // csp-core reads it: unwoven code then means the agent refused the class, not that it is missing.
             System.setProperty(AGENT_PROPERTY, "installed");
             quietByteBuddy();
-            inst.addTransformer(transformer(new WeaverCache(isPreemptive(args)), System.err), false);
+            // Retransformation-capable: the JVM runs such transformers after every other one, whatever the
+            // -javaagent order, so coverage agents (JaCoCo) see the class file as on disk, as their report does.
+            inst.addTransformer(transformer(new WeaverCache(isPreemptive(args)), System.err),
+                    inst.isRetransformClassesSupported());
         }
     }
 

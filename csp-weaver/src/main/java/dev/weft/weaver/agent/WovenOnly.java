@@ -4,6 +4,11 @@ import dev.weft.weaver.tool.ClassTransform;
 import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.IllegalClassFormatException;
 import java.security.ProtectionDomain;
+import java.util.Collections;
+import java.util.Map;
+import java.util.Set;
+import java.util.WeakHashMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
@@ -16,6 +21,8 @@ import java.util.function.Function;
 final class WovenOnly implements ClassFileTransformer {
     private final ClassFileTransformer byteBuddy;
     private final Function<ClassLoader, ClassTransform> transforms;
+    /** The classes woven as they loaded, by loader: a retransformation must weave them again. */
+    private final Map<ClassLoader, Set<String>> wovenAtLoad = Collections.synchronizedMap(new WeakHashMap<>());
 
     WovenOnly(ClassFileTransformer byteBuddy, Function<ClassLoader, ClassTransform> transforms) {
         this.byteBuddy = byteBuddy;
@@ -30,7 +37,7 @@ final class WovenOnly implements ClassFileTransformer {
                 return null;
             }
             byte[] result = byteBuddy.transform(module, loader, name, classBeingRedefined, domain, buffer);
-            return wovenOrNull(loader, buffer, result);
+            return wovenOrNull(loader, name, buffer, result);
         } catch (RuntimeException | IllegalClassFormatException reportedByTheListener) {
             return null;
         }
@@ -44,20 +51,34 @@ final class WovenOnly implements ClassFileTransformer {
                 return null;
             }
             byte[] result = byteBuddy.transform(loader, name, classBeingRedefined, domain, buffer);
-            return wovenOrNull(loader, buffer, result);
+            return wovenOrNull(loader, name, buffer, result);
         } catch (RuntimeException | IllegalClassFormatException reportedByTheListener) {
             return null;
         }
     }
 
-    // A loaded class is never rewoven: weaving adds methods, which retransformation forbids. An agent
-    // registered without retransformation keeps its first result for later retransformations anyway.
+    // A loaded class is woven again only if it was woven as it loaded: retransformation hands this
+    // transformer the class file as it was before (weaving again gives the same methods, which the JVM
+    // requires), and weaving a class loaded unwoven would add methods, which it forbids.
     private boolean mayNeedWeaving(ClassLoader loader, String name, Class<?> classBeingRedefined, byte[] buffer) {
-        return classBeingRedefined == null && !AgentFilter.ignores(name, loader)
-                && !transforms.apply(loader).isWoven(buffer);
+        if (AgentFilter.ignores(name, loader)) {
+            return false;
+        }
+        if (classBeingRedefined != null && !wovenAtLoad(loader).contains(name)) {
+            return false;
+        }
+        return !transforms.apply(loader).isWoven(buffer);
     }
 
-    private byte[] wovenOrNull(ClassLoader loader, byte[] buffer, byte[] result) {
-        return result != null && result != buffer && transforms.apply(loader).isWoven(result) ? result : null;
+    private byte[] wovenOrNull(ClassLoader loader, String name, byte[] buffer, byte[] result) {
+        if (result == null || result == buffer || !transforms.apply(loader).isWoven(result)) {
+            return null;
+        }
+        wovenAtLoad(loader).add(name);
+        return result;
+    }
+
+    private Set<String> wovenAtLoad(ClassLoader loader) {
+        return wovenAtLoad.computeIfAbsent(loader, l -> ConcurrentHashMap.newKeySet());
     }
 }

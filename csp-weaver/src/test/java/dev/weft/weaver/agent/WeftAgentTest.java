@@ -97,10 +97,21 @@ class WeftAgentTest {
     }
 
     @Test
-    void loadedClassesAreNeverRewoven() throws Exception {
+    void aClassLoadedUnwovenIsNotWovenWhenRetransformed() throws Exception {
         byte[] b = classWith("com/acme/Worker", "pauseHere");
         assertNull(agent.transform(getClass().getModule(), loader, "com/acme/Worker", String.class, null, b));
         assertEquals(0, engine.weaveCalls.get());
+    }
+
+    @Test
+    void aClassWovenAsItLoadedIsWovenAgainWhenRetransformed() throws Exception {
+        byte[] b = classWith("com/acme/Worker", "pauseHere");
+        byte[] atLoad = load("com/acme/Worker", b);
+        assertNotNull(atLoad);
+        // Retransformation hands over the class file as it was before this transformer (the original).
+        byte[] again = agent.transform(getClass().getModule(), loader, "com/acme/Worker", String.class, null, b);
+        assertArrayEquals(atLoad, again);
+        assertEquals(2, engine.weaveCalls.get());
     }
 
     @Test
