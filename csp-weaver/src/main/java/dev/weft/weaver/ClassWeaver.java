@@ -573,9 +573,15 @@ final class ClassWeaver implements Opcodes {
             weaveBody(m, fiberSlot);
             return;
         }
-        // Not synthetic: the woven form holds the method's code and lines, and coverage tools such as JaCoCo
-        // skip synthetic methods. The bridge left under the original signature has no lines of its own.
-        MethodNode woven = new MethodNode(ASM9, m.access & ~ACC_VARARGS, m.name,
+        // A woven form with code is not synthetic: it holds the method's lines, and coverage tools such as
+        // JaCoCo skip synthetic methods (the bridge left under the original signature has no lines of its
+        // own). An abstract one stays synthetic, hidden from javac: a woven interface stays functional, and
+        // classes compiled against it need not implement it.
+        int access = m.access & ~ACC_VARARGS;
+        if ((m.access & ACC_ABSTRACT) != 0) {
+            access |= ACC_SYNTHETIC;
+        }
+        MethodNode woven = new MethodNode(ASM9, access, m.name,
                 wovenDesc(m.desc), null, m.exceptions.toArray(new String[0]));
         if ((m.access & ACC_ABSTRACT) == 0) {
             woven.instructions = m.instructions;

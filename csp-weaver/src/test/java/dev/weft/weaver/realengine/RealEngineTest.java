@@ -11,13 +11,17 @@ import dev.weft.weaver.agent.WeftAgentAccess;
 import dev.weft.weaver.cli.WeaveCli;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.io.StringWriter;
 import java.lang.instrument.ClassFileTransformer;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import javax.tools.JavaCompiler;
+import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -71,6 +75,36 @@ class RealEngineTest {
         String errors = err.toString(StandardCharsets.UTF_8);
         assertTrue(errors.startsWith("app/Worker.java:0: Worker was woven with preemptive=false but this weave"
                 + " asks preemptive=true"), errors);
+    }
+
+    @Test
+    void javacCompilesLambdasAndImplementationsAgainstAWovenInterface() throws Exception {
+        Path classes = SmallProgram.compile(dir, Map.of("app/Step.java", """
+                package app;
+
+                public interface Step {
+                    @dev.weft.csp.Pausable
+                    int apply(int x);
+                }
+                """));
+        Path woven = dir.resolve("woven");
+        assertEquals(0, cli(classes.toString(), "-d", woven.toString()), err.toString(StandardCharsets.UTF_8));
+        Path user = Files.createDirectories(dir.resolve("user")).resolve("User.java");
+        Files.writeString(user, """
+                public class User implements app.Step {
+                    static final app.Step INC = x -> x + 1;
+
+                    public int apply(int x) {
+                        return INC.apply(x);
+                    }
+                }
+                """);
+        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+        StringWriter messages = new StringWriter();
+        boolean ok = javac.getTask(messages, null, null, List.of("--release", "17", "-cp", woven.toString(), "-d",
+                dir.resolve("user").toString()), null, javac.getStandardFileManager(null, null, null)
+                .getJavaFileObjects(user)).call();
+        assertTrue(ok, messages.toString());
     }
 
     @Test
