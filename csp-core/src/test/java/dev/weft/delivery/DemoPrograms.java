@@ -132,6 +132,49 @@ final class DemoPrograms {
             }
             """;
 
+    /**
+     * On one carrier, a fiber sums three values read from a channel; the main process writes them. The first
+     * read finds the writer waiting; the second pauses the reading fiber.
+     */
+    static final String STEPS = """
+            package demo;
+
+            import dev.weft.csp.Channel;
+            import dev.weft.csp.ChannelInput;
+            import dev.weft.csp.One2OneChannel;
+            import dev.weft.csp.Pausable;
+            import dev.weft.csp.Scheduler;
+            import dev.weft.csp.Weft;
+
+            public final class Steps {
+                @Pausable
+                static long sum(ChannelInput<Integer> in, int count) {
+                    long total = 0;
+                    for (int i = 0; i < count; i++) {
+                        int v = in.read();
+                        total += v;
+                    }
+                    return total;
+                }
+
+                public static void main(String[] args) {
+                    try (Scheduler s = Scheduler.singleThreaded()) {
+                        Weft.run(s, () -> {
+                            One2OneChannel<Integer> c = Channel.one2one();
+                            Weft.spawn(() -> System.out.println("sum=" + sum(c.in(), 3)));
+                            for (int i = 1; i <= 3; i++) {
+                                c.out().write(i);
+                            }
+                        });
+                    }
+                }
+            }
+            """;
+
+    /** The line of {@code in.read()} in {@link #STEPS}; {@link #STEPS_SUM_CALL}, the line that calls sum. */
+    static final int STEPS_READ = 15;
+    static final int STEPS_SUM_CALL = 25;
+
     /** The line of {@code in.read()} in {@link #BAD}. */
     static final int BAD_LINE = 12;
 
