@@ -32,7 +32,8 @@ final class Unwoven {
                     + " starting with 'weft agent:'", e);
         }
         return new IllegalStateException("pausable code ran unwoven (" + what + "). Weave it with"
-                + " the Maven goals weave and weave-tests of dev.weft:csp-maven-plugin, run with -javaagent:csp-weaver.jar, or weave"
+                + " the Maven goal weave of dev.weft:csp-maven-plugin (and weave-main, for builds that stop before the tests),"
+                + " run with -javaagent:csp-weaver.jar, or weave"
                 + " the classes with java -jar csp-weaver.jar IN... -d OUT", e);
     }
 

@@ -21,7 +21,7 @@ import org.apache.maven.plugins.annotations.Parameter;
 import org.apache.maven.project.MavenProject;
 
 /**
- * What goals {@code weave} and {@code weave-tests} share: turns the {@code @Pausable} methods of
+ * What goals {@code weave} and {@code weave-main} share: turns the {@code @Pausable} methods of
  * {@code target/classes} and {@code target/test-classes} (whichever exist) into resumable fibers, in place.
  * The goals differ only in the phase they bind to, so that main classes are woven as soon as they are
  * compiled and test classes as soon as they are.

@@ -13,11 +13,13 @@ import org.w3c.dom.NodeList;
 
 /**
  * The phases the goals bind to, as Maven reads them: from the plugin descriptor that maven-plugin-plugin
- * generated from the goals' annotations. Main classes must be woven by {@code mvn compile}: bound to the compiler's phases, the goals run right after it (a phase runs the packaging's own goals first).
+ * generated from the goals' annotations. One execution naming {@code weave} weaves main and test classes by
+ * the time tests run; {@code weave-main} weaves main classes by {@code mvn compile}, right after javac (a phase
+ * runs the packaging's own goals first).
  */
 class GoalPhasesTest {
     @Test
-    void weaveBindsToCompileAndWeaveTestsToTestCompile() throws Exception {
+    void weaveBindsAfterTheTestClassesAndWeaveMainRightAfterJavac() throws Exception {
         Map<String, String> phases = new HashMap<>();
         try (InputStream in = WeaveMojo.class.getResourceAsStream("/META-INF/maven/plugin.xml")) {
             Document d = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(in);
@@ -27,7 +29,7 @@ class GoalPhasesTest {
                 phases.put(text(m, "goal"), text(m, "phase"));
             }
         }
-        assertEquals(Map.of("weave", "compile", "weave-tests", "test-compile"), phases);
+        assertEquals(Map.of("weave", "process-test-classes", "weave-main", "compile"), phases);
     }
 
     private static String text(Element parent, String child) {
