@@ -3,11 +3,11 @@ package dev.weft.csp;
 import java.util.concurrent.Callable;
 
 /**
- * A blocking call for {@link Weft#blocking(BlockingCallable)} that declares the checked exception it
+ * A blocking call for {@link Weft#blockingChecked(BlockingCallable)} that declares the checked exception it
  * throws, so that the caller can catch that exception as itself:
  * <pre>{@code
  * try {
- *     String text = Weft.blocking(() -> Files.readString(path));
+ *     String text = Weft.blockingChecked(() -> Files.readString(path));
  * } catch (IOException e) {
  *     ...
  * }

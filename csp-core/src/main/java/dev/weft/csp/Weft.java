@@ -163,23 +163,24 @@ public final class Weft {
     }
 
     /**
-     * Runs a blocking Java call (file, socket, JDBC, a lock) on a separate pool of threads and returns its
-     * value. From a fiber, the fiber pauses until the call returns and its carrier runs other fibers
-     * meanwhile; from a plain thread, the call simply runs on that thread. If the call throws, this rethrows
-     * the very same exception, not a wrapper; a lambda's checked exception is declared, so
-     * {@code catch (IOException e)} around {@code Weft.blocking(() -> Files.readString(path))} catches it.
+     * As {@link #blocking(Callable)}, with the call's checked exception declared: {@code catch (IOException e)}
+     * around {@code Weft.blockingChecked(() -> Files.readString(path))} catches it as itself. (The
+     * {@code Callable} form cannot declare it without making every caller handle whatever its lambda throws.)
      *
      * @param <X> the checked exception the call throws ({@code RuntimeException} when it throws none)
      * @throws X the call's own exception
      */
     @Pausable
-    public static <T, X extends Exception> T blocking(BlockingCallable<T, X> call) throws X {
-        return blocking((Callable<T>) call);
+    public static <T, X extends Exception> T blockingChecked(BlockingCallable<T, X> call) throws X {
+        return blocking(call);
     }
 
     /**
-     * {@link #blocking(BlockingCallable)} for a {@link Callable} value: its exception is rethrown as it is
-     * but not declared (a {@code Callable} may throw any {@code Exception}; catch it as {@code Exception}).
+     * Runs a blocking Java call (file, socket, JDBC, a lock) on a separate pool of threads and returns its
+     * value. From a fiber, the fiber pauses until the call returns and its carrier runs other fibers
+     * meanwhile; from a plain thread, the call simply runs on that thread. If the call throws, this rethrows
+     * the very same exception, not a wrapper, checked ones undeclared (catch them as {@code Exception}, or use
+     * {@link #blockingChecked} to catch them as themselves).
      */
     @Pausable
     public static <T> T blocking(Callable<T> call) {

@@ -110,7 +110,7 @@ class BlockingTest {
         try (Scheduler s = Scheduler.singleThreaded()) {
             Weft.run(s, () -> {
                 try {
-                    Weft.blocking(() -> failWith(io));
+                    Weft.blockingChecked(() -> failWith(io));
                 } catch (IOException e) {
                     caughtInFiber.set(e);
                 }
@@ -119,7 +119,7 @@ class BlockingTest {
         assertSame(io, caughtInFiber.get());
         IOException caughtOnThread = null;
         try {
-            Weft.blocking(() -> failWith(io));
+            Weft.blockingChecked(() -> failWith(io));
         } catch (IOException e) {
             caughtOnThread = e;
         }

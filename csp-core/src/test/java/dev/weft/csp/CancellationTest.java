@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -236,10 +235,16 @@ class CancellationTest {
                         thrown.set(t);
                     }
                 });
-                Weft.blocking(awaiting(started));
+                Weft.blocking(() -> {
+                    started.await();
+                    return null;
+                });
                 f.cancel();
                 f.join();
-                Weft.blocking(awaiting(interrupted));
+                Weft.blocking(() -> {
+                    interrupted.await();
+                    return null;
+                });
             });
             assertInstanceOf(CancelledException.class, thrown.get());
         });
@@ -358,13 +363,5 @@ class CancellationTest {
                 });
             }
         }
-    }
-
-    /** A blocking call that waits for {@code latch}; as a {@code Callable}, its interrupt is not declared. */
-    private static Callable<Object> awaiting(CountDownLatch latch) {
-        return () -> {
-            latch.await();
-            return null;
-        };
     }
 }

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
-import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -215,11 +214,10 @@ class DeadlockTest {
             AtomicInteger got = new AtomicInteger();
             Weft.run(s, () -> {
                 One2OneChannel<Integer> c = Channel.one2one(); // made inside: only the blocking call keeps it alive
-                Callable<Integer> sleepThenSix = () -> {
+                Weft.spawn(() -> c.out().write(Weft.blocking(() -> {
                     Thread.sleep(30);
                     return 6;
-                };
-                Weft.spawn(() -> c.out().write(Weft.blocking(sleepThenSix)));
+                })));
                 got.set(c.in().read());
             });
             assertEquals(6, got.get());
