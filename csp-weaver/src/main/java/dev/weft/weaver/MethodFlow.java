@@ -9,7 +9,9 @@ import org.objectweb.asm.Type;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.ClassNode;
 import org.objectweb.asm.tree.IincInsnNode;
+import org.objectweb.asm.tree.InsnList;
 import org.objectweb.asm.tree.MethodNode;
+import org.objectweb.asm.tree.TryCatchBlockNode;
 import org.objectweb.asm.tree.VarInsnNode;
 import org.objectweb.asm.tree.analysis.Analyzer;
 import org.objectweb.asm.tree.analysis.AnalyzerException;
@@ -180,7 +182,7 @@ final class MethodFlow {
                     work.add(s);
                 }
             }
-            for (int s : exceptionSucc.get(i)) {
+            for (int s : catchingHandlers(i)) {
                 // javac's handler that releases a monitor covers the monitorexit itself: take the depth
                 // before the instruction, so that the handler's own monitorexit balances it.
                 int d = Math.max(0, depth[i]);
@@ -191,5 +193,25 @@ final class MethodFlow {
             }
         }
         return depth;
+    }
+
+    /**
+     * The handlers an exception thrown at instruction {@code i} can really reach: those covering it, in
+     * table order, up to the first that catches everything. javac's handler that releases a monitor catches
+     * everything, so an outer {@code catch} around a {@code synchronized} block is reached only from code
+     * outside the monitor (or from that handler's rethrow, once the monitor is released).
+     */
+    private List<Integer> catchingHandlers(int i) {
+        List<Integer> handlers = new ArrayList<>(1);
+        for (TryCatchBlockNode tcb : method.tryCatchBlocks) {
+            InsnList insns = method.instructions;
+            if (insns.indexOf(tcb.start) <= i && i < insns.indexOf(tcb.end)) {
+                handlers.add(insns.indexOf(tcb.handler));
+                if (tcb.type == null || tcb.type.equals("java/lang/Throwable")) {
+                    break;
+                }
+            }
+        }
+        return handlers;
     }
 }

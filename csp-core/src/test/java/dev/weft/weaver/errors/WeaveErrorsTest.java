@@ -65,6 +65,31 @@ class WeaveErrorsTest {
     }
 
     @Test
+    void pausableCallInCatchInsideSynchronizedBlockIsRefusedButNotInTheCatchAroundIt() {
+        String src = HEADER
+                + "public class Foo {\n"
+                + "    private final Object lock = new Object();\n"
+                + "    private int n;\n"
+                + "    @Pausable\n"
+                + "    public int bar(ChannelInput<Integer> in) {\n"
+                + "        try {\n"
+                + "            synchronized (lock) {\n"
+                + "                try {\n"
+                + "                    n++;\n"
+                + "                } catch (RuntimeException e) {\n"
+                + "                    return in.read(); // held\n"
+                + "                }\n"
+                + "            }\n"
+                + "        } catch (RuntimeException e) {\n"
+                + "            return in.read(); // released\n"
+                + "        }\n"
+                + "        return in.read(); // after\n"
+                + "    }\n"
+                + "}\n";
+        assertError(only(errorsOf(src)), lineOf(src, "// held"), "ChannelInput.read()", "synchronized");
+    }
+
+    @Test
     void pausableCallInSynchronizedPausableMethod() {
         String src = HEADER
                 + "public class Foo {\n"
