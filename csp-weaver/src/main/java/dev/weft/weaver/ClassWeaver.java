@@ -67,11 +67,14 @@ final class ClassWeaver implements Opcodes {
     }
 
     private final boolean preemptive;
+    /** Whether the class mentions Weft at all; if not, types missing from the weave classpath are no error. */
+    private final boolean usesWeft;
 
     ClassWeaver(ClassHierarchy hierarchy, byte[] input, boolean preemptive) {
         this.hierarchy = hierarchy;
         this.input = input;
         this.preemptive = preemptive;
+        this.usesWeft = mentionsWeft(input);
     }
 
     ClassHierarchy hierarchy() {
@@ -151,11 +154,8 @@ final class ClassWeaver implements Opcodes {
                     + " is too large once woven (" + e.getCodeSize() + " bytes of code, the JVM allows 65535):"
                     + " split it into smaller methods"));
         } catch (ClassHierarchy.MissingClassException e) {
-            String missing = e.className.replace('/', '.');
             throw new WeaveException(new WeaveError(sourceFile(), 0, Names.simpleClass(cls.name), "cannot compute the"
-                    + " stack map frames of " + Names.simpleClass(cls.name) + ": class " + missing + " is not on the"
-                    + " weave classpath (code compiled for a newer Java than the weaver runs on? run the weaver on"
-                    + " that JDK, or add the class to the weave classpath)"));
+                    + " stack map frames of " + Names.simpleClass(cls.name) + ": " + notFound(e)));
         } catch (ClassTooLargeException e) {
             throw new WeaveException(new WeaveError(sourceFile(), 0, Names.simpleClass(cls.name),
                     Names.simpleClass(cls.name) + " is too large once woven (" + e.getConstantPoolCount()
@@ -242,9 +242,12 @@ final class ClassWeaver implements Opcodes {
         try {
             fiPausable = isPausableMethod(fi, indy.name, samDesc);
         } catch (ClassHierarchy.MissingClassException e) {
-            error(in, indy, Names.method(cls.name, in.name) + " creates a " + Names.simpleClass(fi)
-                    + " but class " + Names.simpleClass(e.className) + " is not on the weave classpath");
-            return;
+            if (usesWeft) {
+                error(in, indy, Names.method(cls.name, in.name) + " creates a " + Names.simpleClass(fi) + " but "
+                        + notFound(e));
+                return;
+            }
+            fiPausable = false; // see usesWeft
         }
         Handle impl = (Handle) indy.bsmArgs[1];
         MethodNode body = impl.getOwner().equals(cls.name) ? byKey.get(impl.getName() + impl.getDesc()) : null;
@@ -341,8 +344,10 @@ final class ClassWeaver implements Opcodes {
             try {
                 hierarchy.collectOverridden(self, m.name, m.desc, overridden);
             } catch (ClassHierarchy.MissingClassException e) {
-                error(m, null, Names.method(cls.name, m.name) + ": supertype " + Names.simpleClass(e.className)
-                        + " is not on the weave classpath");
+                if (usesWeft) {
+                    error(m, null, Names.method(cls.name, m.name) + ": supertype " + Names.simpleClass(e.className)
+                            + " is missing: " + notFound(e));
+                }
                 continue;
             }
             boolean mine = pausable.contains(m);
@@ -390,7 +395,9 @@ final class ClassWeaver implements Opcodes {
                 try {
                     p = isPausableMethod(call.owner, call.name, call.desc);
                 } catch (ClassHierarchy.MissingClassException e) {
-                    missing(m, call, e);
+                    if (usesWeft) {
+                        missing(m, call, e);
+                    }
                     continue;
                 }
                 if (!p) {
@@ -468,7 +475,33 @@ final class ClassWeaver implements Opcodes {
 
     private void missing(MethodNode m, MethodInsnNode call, ClassHierarchy.MissingClassException e) {
         error(m, call, Names.method(cls.name, m.name) + " calls " + Names.method(call.owner, call.name)
-                + " but class " + e.className.replace('/', '.') + " is not on the weave classpath");
+                + " but " + notFound(e));
+    }
+
+    /**
+     * Why a class the weaver needs is missing: a JDK class absent from the JDK the weaver runs on means the
+     * input was compiled for a newer Java.
+     */
+    private static String notFound(ClassHierarchy.MissingClassException e) {
+        String name = e.className.replace('/', '.');
+        if (name.startsWith("java.") || name.startsWith("jdk.")) {
+            return "class " + name + " is not on the weave classpath: it is not in the JDK the weaver runs on (Java "
+                    + Runtime.version().feature() + "), so the class was compiled for a newer Java: run the weaver"
+                    + " on that JDK";
+        }
+        return "class " + name + " is not on the weave classpath: add it (or the library that holds it)";
+    }
+
+    /**
+     * Whether a class file mentions Weft's package anywhere (an annotation, a type, a descriptor). A class that
+     * does not is library code compiled without Weft: it declares no pausable method, and the weaver assumes
+     * that the types it uses but the weave classpath lacks (a library's optional dependencies) have none
+     * either, so it copies such a class unchanged instead of refusing it. A class that does mention Weft may
+     * call user types with pausable methods: a missing type is an error there.
+     */
+    static boolean mentionsWeft(byte[] classFile) {
+        // Names are stored as (modified) UTF-8: an ASCII package name appears byte for byte.
+        return new String(classFile, java.nio.charset.StandardCharsets.ISO_8859_1).contains("dev/weft/csp/");
     }
 
     /** For an anonymous or local class defined in a pausable method: {@code {"Outer.m()"}}, else null. */
