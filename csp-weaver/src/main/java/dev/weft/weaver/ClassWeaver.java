@@ -26,11 +26,13 @@ import org.objectweb.asm.tree.IincInsnNode;
 import org.objectweb.asm.tree.InsnList;
 import org.objectweb.asm.tree.InsnNode;
 import org.objectweb.asm.tree.InvokeDynamicInsnNode;
+import org.objectweb.asm.tree.LabelNode;
 import org.objectweb.asm.tree.LdcInsnNode;
 import org.objectweb.asm.tree.LineNumberNode;
 import org.objectweb.asm.tree.LocalVariableNode;
 import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
+import org.objectweb.asm.tree.TryCatchBlockNode;
 import org.objectweb.asm.tree.TypeInsnNode;
 import org.objectweb.asm.tree.VarInsnNode;
 import org.objectweb.asm.tree.analysis.AnalyzerException;
@@ -215,6 +217,7 @@ final class ClassWeaver implements Opcodes {
                 }
             }
         }
+        splitSharedLambdaBodies();
         for (MethodNode m : cls.methods) {
             for (AbstractInsnNode insn : m.instructions) {
                 if (insn instanceof InvokeDynamicInsnNode && isLambda((InvokeDynamicInsnNode) insn)) {
@@ -229,6 +232,86 @@ final class ClassWeaver implements Opcodes {
                 pausable.add(m);
             }
         }
+    }
+
+    /**
+     * javac may give identical lambdas one body (it does without debug information, {@code -g:none}). A body
+     * shared by a lambda of a pausable interface and one of a plain interface needs both forms: the pausable
+     * lambdas get a copy of it, {@code lambda$main$0$pausable}, woven as their own.
+     */
+    private void splitSharedLambdaBodies() {
+        Map<MethodNode, List<InvokeDynamicInsnNode>> pausableUses = new IdentityHashMap<>();
+        Set<MethodNode> plainUses = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (MethodNode m : cls.methods) {
+            for (AbstractInsnNode insn : m.instructions) {
+                if (!(insn instanceof InvokeDynamicInsnNode) || !isLambda((InvokeDynamicInsnNode) insn)) {
+                    continue;
+                }
+                InvokeDynamicInsnNode indy = (InvokeDynamicInsnNode) insn;
+                MethodNode body = lambdaBody(indy);
+                if (body == null) {
+                    continue;
+                }
+                try {
+                    if (isPausableMethod(Type.getReturnType(indy.desc).getInternalName(), indy.name,
+                            ((Type) indy.bsmArgs[0]).getDescriptor())) {
+                        pausableUses.computeIfAbsent(body, b -> new ArrayList<>()).add(indy);
+                    } else {
+                        plainUses.add(body);
+                    }
+                } catch (ClassHierarchy.MissingClassException e) {
+                    // reported when the lambda is classified
+                }
+            }
+        }
+        pausableUses.forEach((body, indys) -> {
+            if (plainUses.contains(body)) {
+                MethodNode copy = copyOf(body, body.name + "$pausable");
+                cls.methods.add(cls.methods.indexOf(body) + 1, copy);
+                byKey.put(copy.name + copy.desc, copy);
+                for (InvokeDynamicInsnNode indy : indys) {
+                    Handle impl = (Handle) indy.bsmArgs[1];
+                    indy.bsmArgs[1] = new Handle(impl.getTag(), impl.getOwner(), copy.name, impl.getDesc(),
+                            impl.isInterface());
+                }
+            }
+        });
+    }
+
+    /** The synthetic body in this class that a lambda's invokedynamic names, or null (a method reference). */
+    private MethodNode lambdaBody(InvokeDynamicInsnNode indy) {
+        Handle impl = (Handle) indy.bsmArgs[1];
+        MethodNode body = impl.getOwner().equals(cls.name) ? byKey.get(impl.getName() + impl.getDesc()) : null;
+        return body != null && (body.access & ACC_SYNTHETIC) != 0 && body.name.startsWith("lambda$") ? body : null;
+    }
+
+    /** A copy of {@code m} under another name, with labels of its own. */
+    private static MethodNode copyOf(MethodNode m, String name) {
+        MethodNode copy = new MethodNode(ASM9, m.access, name, m.desc, m.signature,
+                m.exceptions.toArray(new String[0]));
+        Map<LabelNode, LabelNode> labels = new HashMap<>();
+        for (AbstractInsnNode insn : m.instructions) {
+            if (insn instanceof LabelNode) {
+                labels.put((LabelNode) insn, new LabelNode());
+            }
+        }
+        for (AbstractInsnNode insn : m.instructions) {
+            copy.instructions.add(insn.clone(labels));
+        }
+        for (TryCatchBlockNode t : m.tryCatchBlocks) {
+            copy.tryCatchBlocks.add(new TryCatchBlockNode(labels.get(t.start), labels.get(t.end),
+                    labels.get(t.handler), t.type));
+        }
+        if (m.localVariables != null) {
+            copy.localVariables = new ArrayList<>();
+            for (LocalVariableNode v : m.localVariables) {
+                copy.localVariables.add(new LocalVariableNode(v.name, v.desc, v.signature, labels.get(v.start),
+                        labels.get(v.end), v.index));
+            }
+        }
+        copy.maxStack = m.maxStack;
+        copy.maxLocals = m.maxLocals;
+        return copy;
     }
 
     private static boolean isLambda(InvokeDynamicInsnNode indy) {
@@ -249,9 +332,8 @@ final class ClassWeaver implements Opcodes {
             }
             fiPausable = false; // see usesWeft
         }
-        Handle impl = (Handle) indy.bsmArgs[1];
-        MethodNode body = impl.getOwner().equals(cls.name) ? byKey.get(impl.getName() + impl.getDesc()) : null;
-        boolean isLambdaBody = body != null && (body.access & ACC_SYNTHETIC) != 0 && body.name.startsWith("lambda$");
+        MethodNode body = lambdaBody(indy);
+        boolean isLambdaBody = body != null;
         if (isLambdaBody) {
             lambdaCreator.put(body, in);
         }

@@ -45,12 +45,17 @@ final class InMemoryJavac {
      * classpath; fails the test with javac's diagnostics if they do not compile. Returns {@code outDir}.
      */
     static Path compile(Path outDir, int release, Map<String, String> sources) {
+        return compile(outDir, release, "-g", sources);
+    }
+
+    /** As {@link #compile(Path, int, Map)} with the given debug option ({@code -g:none} for none). */
+    static Path compile(Path outDir, int release, String debug, Map<String, String> sources) {
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         assertNotNull(javac, "the tests need a JDK, not a JRE");
         DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
         List<JavaFileObject> units = new ArrayList<>();
         sources.forEach((name, text) -> units.add(new StringSource(name, text)));
-        List<String> options = List.of("--release", Integer.toString(release), "-g", "-Xlint:-options",
+        List<String> options = List.of("--release", Integer.toString(release), debug, "-Xlint:-options",
                 "-d", outDir.toString(), "-cp", ClassFiles.coreClasses() + File.pathSeparator + outDir);
         try (StandardJavaFileManager files = javac.getStandardFileManager(diagnostics, null, StandardCharsets.UTF_8)) {
             boolean ok = javac.getTask(null, files, diagnostics, options, null, units).call();
