@@ -717,7 +717,7 @@ final class ClassWeaver implements Opcodes {
         try {
             new MethodWeaver(this, cls, m, fiberSlot, preemptive).weave();
         } catch (NewHoister.UnsupportedShapeException e) {
-            error(m, firstLine(m), Names.method(cls.name, m.name) + ": " + e.getMessage());
+            error(m, e.at, userMethod(m) + ": " + e.getMessage());
         } catch (AnalyzerException e) {
             AbstractInsnNode at = e.node;
             error(m, at, Names.method(cls.name, m.name) + ": cannot analyse the bytecode: " + e.getMessage());

@@ -152,6 +152,33 @@ class NewObjectTest {
         check(new int[] {10, 20, 30}, "[Bar10, Bar-1, Bar20, Bar-3, Bar34]", NewObjectTest::newInLoopAndTernary);
     }
 
+    /** javac spills {@code new Foo} and {@code new Bar} into locals here: a try needs an empty operand stack. */
+    @Pausable
+    static String newOfSwitchExpressionWithTry(Source in, int k) {
+        Foo f = new Foo(new Bar(k), new Bar(switch (k) {
+            case 0 -> -1;
+            default -> {
+                try {
+                    int v = in.next();
+                    if (v < 0) {
+                        throw new IllegalArgumentException();
+                    }
+                    yield v;
+                } catch (IllegalArgumentException e) {
+                    yield 100 + in.next();
+                }
+            }
+        }));
+        return f + "/" + new Bar(in.next());
+    }
+
+    @Test
+    void newWithSwitchExpressionPausingInTryAndCatch() {
+        check(new int[] {5}, "Foo(Bar0,Bar-1)/Bar5", in -> newOfSwitchExpressionWithTry(in, 0));
+        check(new int[] {7, 8}, "Foo(Bar2,Bar7)/Bar8", in -> newOfSwitchExpressionWithTry(in, 2));
+        check(new int[] {-7, 1, 9}, "Foo(Bar3,Bar101)/Bar9", in -> newOfSwitchExpressionWithTry(in, 3));
+    }
+
     abstract static class Base {
         final int seed;
 
