@@ -63,8 +63,85 @@ class PreemptiveLoopsTest {
             }
             """;
 
+    /** Other loop shapes: nested loops left by a labelled continue, a switch in a loop, a long do-while. */
+    private static final String MORE_LOOPS = """
+            package app;
+
+            import dev.weft.csp.Pausable;
+
+            public class MoreLoops {
+                int f;
+
+                @Pausable
+                int nested() {
+                    int n = 0;
+                    outer:
+                    for (int i = 0; i < 3; i++) {
+                        for (int j = 0; j < 3; j++) {
+                            if (j == i) {
+                                continue outer;
+                            }
+                            n++;
+                        }
+                    }
+                    return n;
+                }
+
+                @Pausable
+                int switchInLoop(int x) {
+                    while (true) {
+                        switch (x) {
+                            case 1: x = 2; continue;
+                            case 2: x = 3; continue;
+                            default: return x;
+                        }
+                    }
+                }
+
+                @Pausable
+                long sum(long[] xs) {
+                    long s = 0;
+                    int i = 0;
+                    do {
+                        s += xs[i++];
+                    } while (i < xs.length);
+                    return s;
+                }
+
+                @Pausable
+                void drain() {
+                    synchronized (this) {
+                        while (f > 0) {
+                            f--;
+                        }
+                    }
+                }
+            }
+            """;
+
     @TempDir
     Path dir;
+
+    @Test
+    void otherLoopShapesVerifyOnceWoven() throws Exception {
+        Path classes = SmallProgram.compile(dir, Map.of("dev/weft/csp/Fiber.java", FIBER,
+                "app/MoreLoops.java", MORE_LOOPS));
+        Weaver weaver = new Weaver(ClassFinder.ofPaths(List.of(classes)), true);
+
+        byte[] woven = weaver.weave(Files.readAllBytes(classes.resolve("app/MoreLoops.class")));
+
+        ClassNode cls = new ClassNode();
+        new ClassReader(woven).accept(cls, 0);
+        Map<String, Long> checksByMethod = new java.util.TreeMap<>();
+        for (MethodNode m : cls.methods) {
+            new Analyzer<>(new BasicVerifier()).analyze(cls.name, m);
+            if (m.desc.contains("Ldev/weft/csp/Fiber;)")) {
+                checksByMethod.put(m.name, checks(m));
+            }
+        }
+        // drain() loops only while holding a monitor: no check there.
+        assertEquals(Map.of("nested", 2L, "switchInLoop", 2L, "sum", 1L, "drain", 0L), checksByMethod);
+    }
 
     @Test
     void loopsWithNoStackToSpareAreWovenWithAConsistentCheck() throws Exception {
