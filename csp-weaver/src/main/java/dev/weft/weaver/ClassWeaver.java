@@ -150,7 +150,9 @@ final class ClassWeaver implements Opcodes {
             cls.accept(writer);
             return writer.toByteArray();
         } catch (MethodTooLargeException e) {
-            MethodNode m = byKey.get(e.getMethodName() + e.getDescriptor());
+            MethodNode m = cls.methods.stream() // the woven form, whose descriptor byKey does not hold
+                    .filter(x -> x.name.equals(e.getMethodName()) && x.desc.equals(e.getDescriptor()))
+                    .findFirst().orElse(null);
             String name = Names.method(cls.name, e.getMethodName());
             throw new WeaveException(new WeaveError(sourceFile(), m == null ? 0 : firstLine(m), name, name
                     + " is too large once woven (" + e.getCodeSize() + " bytes of code, the JVM allows 65535):"

@@ -3,8 +3,10 @@ package dev.weft.weaver;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
@@ -302,36 +304,77 @@ final class MethodWeaver implements Opcodes {
 
     // ------------------------------------------------------------------------------------ emission
 
+    /**
+     * Sites that save the same locals (same slots, same types) share the code that saves and restores them:
+     * a site's own pause block saves its resume point, receiver and stack, then jumps to its group's block,
+     * which saves the locals and returns; on resume, the group's block restores the locals and switches on
+     * the resume point to the site's own restore block. A method with many locals live across many pauses
+     * then grows with the number of distinct live sets, not with sites times locals.
+     */
+    private static final class Group {
+        final List<Integer> points = new ArrayList<>();
+        final Site model;                   // any site of the group: the locals and their types
+        final LabelNode saveLabel = new LabelNode();
+        final LabelNode restoreLabel = new LabelNode();
+
+        Group(Site model) {
+            this.model = model;
+        }
+
+        /** Whether the group's sites share one block (else each site has its own, as a goto costs too). */
+        boolean shared() {
+            return points.size() > 1 && !model.saved.isEmpty();
+        }
+    }
+
     private void emit(List<Site> sites) {
+        Group[] groupOf = groups(sites);
+        List<Group> groups = List.of(groupOf).stream().distinct().toList();
+        int point = groups.stream().anyMatch(Group::shared) ? newTemp(1) : -1;
         InsnList tail = new InsnList();
-        LabelNode dispatch = new LabelNode();
         int firstLine = lineOf(method.instructions.getLast(), true);
         for (int k = 0; k < sites.size(); k++) {
             Site s = sites.get(k);
             rewriteCall(s);
             tail.add(pauseBlock(s, k));
+            if (groupOf[k].shared()) {
+                tail.add(new JumpInsnNode(GOTO, groupOf[k].saveLabel));
+            } else {
+                tail.add(saveLocals(s));
+            }
         }
-        // Dispatcher: pop the resume point and jump to its restore block. Like the prelude, it belongs to the
-        // method's first line: a debugger entering a resumed frame starts there.
-        tail.add(dispatch);
-        tail.add(lineNumber(firstLine, dispatch));
-        tail.add(new VarInsnNode(ALOAD, fiberSlot));
-        tail.add(new MethodInsnNode(INVOKEVIRTUAL, CONT, "popResume", "()I", false));
+        for (Group g : groups) {
+            if (g.shared()) {
+                // Shared by several calls' lines: like the dispatcher, on the method's first line.
+                tail.add(g.saveLabel);
+                tail.add(lineNumber(firstLine, g.saveLabel));
+                tail.add(saveLocals(g.model));
+            }
+        }
+        LabelNode dispatch = new LabelNode();
         LabelNode bad = new LabelNode();
-        LabelNode[] targets = new LabelNode[sites.size()];
-        for (int k = 0; k < targets.length; k++) {
-            targets[k] = sites.get(k).restoreLabel;
-        }
-        tail.add(new TableSwitchInsnNode(0, targets.length - 1, bad, targets));
-        tail.add(bad);
-        tail.add(new TypeInsnNode(NEW, "java/lang/IllegalStateException"));
-        tail.add(new InsnNode(DUP));
-        tail.add(new LdcInsnNode("corrupt fiber state: bad resume point in " + cls.name + "." + method.name));
-        tail.add(new MethodInsnNode(INVOKESPECIAL, "java/lang/IllegalStateException", "<init>",
-                "(Ljava/lang/String;)V", false));
-        tail.add(new InsnNode(ATHROW));
-        for (Site s : sites) {
-            tail.add(restoreBlock(s));
+        tail.add(dispatcher(dispatch, firstLine, bad, sites, groupOf, point));
+        for (Group g : groups) {
+            if (g.shared()) {
+                tail.add(g.restoreLabel);
+                tail.add(lineNumber(firstLine, g.restoreLabel));
+                tail.add(restoreLocals(g.model));
+                tail.add(new VarInsnNode(ILOAD, point));
+                int[] keys = g.points.stream().mapToInt(Integer::intValue).toArray();
+                LabelNode[] labels = new LabelNode[keys.length];
+                for (int i = 0; i < keys.length; i++) {
+                    labels[i] = sites.get(keys[i]).restoreLabel;
+                }
+                tail.add(new LookupSwitchInsnNode(bad, keys, labels));
+            }
+            for (int k : g.points) {
+                tail.add(sites.get(k).restoreLabel);
+                tail.add(lineNumber(lineOf(sites.get(k).call, false), sites.get(k).restoreLabel));
+                if (!g.shared()) {
+                    tail.add(restoreLocals(sites.get(k)));
+                }
+                tail.add(restoreBlock(sites.get(k)));
+            }
         }
         InsnList prelude = new InsnList();
         LabelNode entry = new LabelNode();
@@ -342,6 +385,86 @@ final class MethodWeaver implements Opcodes {
         prelude.add(new JumpInsnNode(IFLT, dispatch));
         method.instructions.insert(prelude);
         method.instructions.add(tail);
+    }
+
+    /** The group of each site (by resume point): sites that save the same locals are in one group. */
+    private static Group[] groups(List<Site> sites) {
+        Map<List<String>, Group> groups = new HashMap<>();
+        Group[] groupOf = new Group[sites.size()];
+        for (int k = 0; k < sites.size(); k++) {
+            Site s = sites.get(k);
+            groupOf[k] = groups.computeIfAbsent(savedLocals(s), key -> new Group(s));
+            groupOf[k].points.add(k);
+        }
+        return groupOf;
+    }
+
+    /**
+     * Pops the resume point (kept in local {@code point} when a group is shared) and jumps to the restore
+     * block of its group or site; a bad resume point throws.
+     */
+    private InsnList dispatcher(LabelNode dispatch, int firstLine, LabelNode bad, List<Site> sites, Group[] groupOf,
+                                int point) {
+        InsnList b = new InsnList();
+        b.add(dispatch);
+        b.add(lineNumber(firstLine, dispatch)); // like the prelude: a debugger entering a resumed frame starts here
+        b.add(new VarInsnNode(ALOAD, fiberSlot));
+        b.add(new MethodInsnNode(INVOKEVIRTUAL, CONT, "popResume", "()I", false));
+        if (point >= 0) {
+            b.add(new InsnNode(DUP));
+            b.add(new VarInsnNode(ISTORE, point));
+        }
+        LabelNode[] targets = new LabelNode[sites.size()];
+        for (int k = 0; k < targets.length; k++) {
+            targets[k] = groupOf[k].shared() ? groupOf[k].restoreLabel : sites.get(k).restoreLabel;
+        }
+        b.add(new TableSwitchInsnNode(0, targets.length - 1, bad, targets));
+        b.add(bad);
+        b.add(new TypeInsnNode(NEW, "java/lang/IllegalStateException"));
+        b.add(new InsnNode(DUP));
+        b.add(new LdcInsnNode("corrupt fiber state: bad resume point in " + cls.name + "." + method.name));
+        b.add(new MethodInsnNode(INVOKESPECIAL, "java/lang/IllegalStateException", "<init>",
+                "(Ljava/lang/String;)V", false));
+        b.add(new InsnNode(ATHROW));
+        return b;
+    }
+
+    /** What identifies a site's group: each saved local, as slot and type. */
+    private static List<String> savedLocals(Site s) {
+        List<String> key = new ArrayList<>();
+        for (int n = s.saved.nextSetBit(0); n >= 0; n = s.saved.nextSetBit(n + 1)) {
+            key.add(n + ":" + s.frame.getLocal(n).getType().getDescriptor());
+        }
+        return key;
+    }
+
+    /** The site's saved locals pushed into the fiber, then the method returns (a zero value) to its caller. */
+    private InsnList saveLocals(Site s) {
+        InsnList b = new InsnList();
+        for (int n = s.saved.nextSetBit(0); n >= 0; n = s.saved.nextSetBit(n + 1)) {
+            Type t = s.frame.getLocal(n).getType();
+            b.add(new VarInsnNode(t.getOpcode(ILOAD), n));
+            b.add(push(t));
+        }
+        Type r = Type.getReturnType(method.desc);
+        if (r.getSort() != Type.VOID) {
+            b.add(zero(r));
+        }
+        b.add(new InsnNode(r.getOpcode(IRETURN)));
+        return b;
+    }
+
+    /** The site's saved locals popped from the fiber, in reverse. */
+    private InsnList restoreLocals(Site s) {
+        InsnList b = new InsnList();
+        int[] saved = s.saved.stream().toArray();
+        for (int j = saved.length - 1; j >= 0; j--) {
+            int n = saved[j];
+            Type t = s.frame.getLocal(n).getType();
+            b.add(pop(t));
+            b.add(new VarInsnNode(t.getOpcode(ISTORE), n));
+        }
+        return b;
     }
 
     private void rewriteCall(Site s) {
@@ -374,8 +497,9 @@ final class MethodWeaver implements Opcodes {
     }
 
     /**
-     * Saves this frame after the callee paused: where (site and resume point), receiver, stack (top first),
-     * locals. It is on the call's line, so that a debugger stepping over a call that pauses stays there.
+     * Saves this frame after the callee paused: where (site and resume point), receiver, stack (top first);
+     * the locals follow ({@link #saveLocals}). It is on the call's line, so that a debugger stepping over a call
+     * that pauses stays there.
      */
     private InsnList pauseBlock(Site s, int k) {
         InsnList b = new InsnList();
@@ -401,16 +525,6 @@ final class MethodWeaver implements Opcodes {
                 b.add(push(v.getType()));
             }
         }
-        for (int n = s.saved.nextSetBit(0); n >= 0; n = s.saved.nextSetBit(n + 1)) {
-            Type t = s.frame.getLocal(n).getType();
-            b.add(new VarInsnNode(t.getOpcode(ILOAD), n));
-            b.add(push(t));
-        }
-        Type r = Type.getReturnType(method.desc);
-        if (r.getSort() != Type.VOID) {
-            b.add(zero(r));
-        }
-        b.add(new InsnNode(r.getOpcode(IRETURN)));
         return b;
     }
 
@@ -421,18 +535,13 @@ final class MethodWeaver implements Opcodes {
         return cls.name.replace('/', '.') + "." + method.name + "(" + file + (line > 0 ? ":" + line : "") + ")";
     }
 
-    /** Restores what {@link #pauseBlock} saved, in reverse, and calls the callee again: on the call's line. */
+    /**
+     * Once its group's block has restored the saved locals: rebuilds the other locals, restores what
+     * {@link #pauseBlock} saved, in reverse, and calls the callee again. Its label, on the call's line, is
+     * placed by {@link #emit}.
+     */
     private InsnList restoreBlock(Site s) {
         InsnList b = new InsnList();
-        b.add(s.restoreLabel);
-        b.add(lineNumber(lineOf(s.call, false), s.restoreLabel));
-        int[] saved = s.saved.stream().toArray();
-        for (int j = saved.length - 1; j >= 0; j--) {
-            int n = saved[j];
-            Type t = s.frame.getLocal(n).getType();
-            b.add(pop(t));
-            b.add(new VarInsnNode(t.getOpcode(ISTORE), n));
-        }
         for (int n : s.rebuilt) {
             BasicValue v = s.frame.getLocal(n);
             b.add(rebuild(v));

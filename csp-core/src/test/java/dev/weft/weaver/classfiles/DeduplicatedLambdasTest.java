@@ -15,7 +15,8 @@ import org.objectweb.asm.tree.ClassNode;
 /**
  * Compiled with {@code -g:none}, javac gives identical lambdas one synthetic body, even when one is a
  * {@code CSProcess} and the other a {@code Runnable}. The shared body needs both its plain and its woven form:
- * the program runs both lambdas (and a method reference used both ways) on a plain thread and as fibers.
+ * the program runs both lambdas (and method references to a plain and a pausable method, each used both
+ * ways) on a plain thread and as fibers.
  */
 @Timeout(60)
 class DeduplicatedLambdasTest {
@@ -25,15 +26,22 @@ class DeduplicatedLambdasTest {
             import dev.weft.csp.CSProcess;
             import dev.weft.csp.Channel;
             import dev.weft.csp.One2OneChannel;
+            import dev.weft.csp.Pausable;
             import dev.weft.csp.Weft;
             import java.util.ArrayList;
             import java.util.List;
 
             public class Dedup {
                 static int plain;
+                static final One2OneChannel<Integer> BOX = Channel.one2one(4);
 
                 static void bump() {
                     plain++;
+                }
+
+                @Pausable
+                static void put() {
+                    BOX.out().write(3);
                 }
 
                 public static List<Object> run() throws InterruptedException {
@@ -56,6 +64,11 @@ class DeduplicatedLambdasTest {
                     mr.run();
                     Weft.run(mp);
                     seen.add(plain);
+                    CSProcess pp = Dedup::put;
+                    Runnable pr = Dedup::put;
+                    pr.run();
+                    Weft.run(pp);
+                    seen.add(BOX.in().read() + BOX.in().read());
                     return seen;
                 }
             }
@@ -75,7 +88,7 @@ class DeduplicatedLambdasTest {
         try (URLClassLoader loader = ClassFiles.loader(ClassFiles.write(dir.resolve("woven"), woven))) {
             assertEquals(List.of(), BytecodeCheck.problems(woven, loader));
             Object seen = loader.loadClass("dd.Dedup").getMethod("run").invoke(null);
-            assertEquals(List.of(2, 20, 4), seen);
+            assertEquals(List.of(2, 20, 4, 6), seen);
         }
     }
 
