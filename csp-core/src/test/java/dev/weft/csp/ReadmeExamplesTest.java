@@ -225,4 +225,36 @@ class ReadmeExamplesTest {
             });
         }
     }
+
+    private final Object lock = new Object();
+    private int count;
+
+    @Pausable
+    int pauseInCatchAroundSynchronized(ChannelInput<Integer> in, boolean fail) {
+        try {
+            synchronized (lock) {
+                count++;
+                if (fail) {
+                    throw new IllegalStateException();
+                }
+            }
+        } catch (IllegalStateException e) {
+            return in.read(); // fine: the monitor is released before the catch runs
+        }
+        return 0;
+    }
+
+    @Test
+    @Timeout(10)
+    void aCatchAroundASynchronizedBlockMayPause() {
+        One2OneChannel<Integer> c = Channel.one2one();
+        try (Scheduler s = Scheduler.singleThreaded()) {
+            Weft.run(s, () -> {
+                Weft.spawn(() -> c.out().write(7));
+                assertEquals(0, pauseInCatchAroundSynchronized(c.in(), false));
+                assertEquals(7, pauseInCatchAroundSynchronized(c.in(), true));
+                assertEquals(2, count);
+            });
+        }
+    }
 }
