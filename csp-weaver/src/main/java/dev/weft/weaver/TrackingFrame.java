@@ -39,18 +39,25 @@ final class TrackingFrame extends Frame<BasicValue> {
             forget(((IincInsnNode) insn).var, false);
         }
         if (TypedValue.isUninitialized(constructed)) {
+            // As the verifier does: every copy of the object made by that new (loaded from any local) is
+            // initialised now.
+            AbstractInsnNode newInsn = ((TypedValue) constructed).newInsn;
             BasicValue done = TypedValue.of(constructed.getType());
             for (int i = 0; i < getLocals(); i++) {
-                if (constructed.equals(getLocal(i))) {
+                if (isMadeBy(getLocal(i), newInsn)) {
                     setLocal(i, done);
                 }
             }
             for (int i = 0; i < getStackSize(); i++) {
-                if (constructed.equals(getStack(i))) {
+                if (isMadeBy(getStack(i), newInsn)) {
                     setStack(i, done);
                 }
             }
         }
+    }
+
+    private static boolean isMadeBy(BasicValue v, AbstractInsnNode newInsn) {
+        return v instanceof TypedValue && ((TypedValue) v).newInsn == newInsn;
     }
 
     /** Local {@code n} changed: no other slot is a copy of it (nor of its neighbours, for long/double). */

@@ -179,6 +179,38 @@ class NewObjectTest {
         check(new int[] {-7, 1, 9}, "Foo(Bar3,Bar101)/Bar9", in -> newOfSwitchExpressionWithTry(in, 3));
     }
 
+    /** Spilled news in a conditional, around a finally, and two spilled news nested in one another. */
+    @Pausable
+    static String spilledNewsInTernaryFinallyAndNested(Source in, int k) {
+        int[] finallies = {0};
+        Object o = k > 1 ? new Foo(new Bar(1), new Bar(switch (k) {
+            case 2 -> {
+                try {
+                    yield in.next();
+                } finally {
+                    finallies[0]++;
+                }
+            }
+            default -> 0;
+        })) : null;
+        List<Bar> l = new ArrayList<>(List.of(new Bar(switch (k) {
+            default -> {
+                try {
+                    yield in.next();
+                } catch (IllegalStateException e) {
+                    yield 0;
+                }
+            }
+        })));
+        return o + " " + l + " " + finallies[0];
+    }
+
+    @Test
+    void spilledNewsInConditionalFinallyAndNested() {
+        check(new int[] {5, 6}, "Foo(Bar1,Bar5) [Bar6] 1", in -> spilledNewsInTernaryFinallyAndNested(in, 2));
+        check(new int[] {7}, "null [Bar7] 0", in -> spilledNewsInTernaryFinallyAndNested(in, 0));
+    }
+
     abstract static class Base {
         final int seed;
 
