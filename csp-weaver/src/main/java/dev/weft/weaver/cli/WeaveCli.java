@@ -37,7 +37,7 @@ public final class WeaveCli {
 
     /** A class of csp-core that any woven code needs at run time: its presence tells csp-core is there. */
     private static final String CSP_CORE_CLASS = "dev/weft/csp/Fiber";
-    /** How a weave error about a missing class ends. */
+    /** What a weave error about a missing class says (ClassWeaver writes it). */
     private static final String NOT_ON_CLASSPATH = " is not on the weave classpath";
 
     private WeaveCli() {
@@ -89,7 +89,7 @@ public final class WeaveCli {
         if (!s.errors().isEmpty()) {
             int missing = 0;
             for (WeaveError e : s.errors()) {
-                if (!cspCoreVisible && e.message().endsWith(NOT_ON_CLASSPATH)) {
+                if (!cspCoreVisible && e.message().contains(NOT_ON_CLASSPATH)) {
                     missing++; // most likely csp-core's classes: said once below
                 } else {
                     err.println(e);
