@@ -69,12 +69,26 @@ final class BlockingCall<T> implements Runnable {
         return done;
     }
 
-    /** The call's value, or its very exception rethrown. */
+    /**
+     * The call's value, or its very exception rethrown. Called by the fiber once it has resumed, so that the
+     * exception, whose own stack is the blocking-call thread's, gets the fiber's stack too: a suppressed
+     * {@link CalledFrom} made here shows where the fiber called {@code Weft.blocking}.
+     */
     T result() {
         if (failure != null) {
+            failure.addSuppressed(new CalledFrom(fiber));
             throw Rethrow.unchecked(failure);
         }
         return result;
+    }
+
+    /** Where a fiber called {@link Weft#blocking}: its stack, as it stands once the fiber has resumed. */
+    static final class CalledFrom extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        CalledFrom(Fiber fiber) {
+            super("the call was made by " + fiber + " in Weft.blocking, from:");
+        }
     }
 
     @Override

@@ -59,6 +59,35 @@ class BlockingTest {
         }
     }
 
+    @Pausable
+    static void readTheDisk(IOException io) throws IOException {
+        Weft.blockingChecked(() -> failWith(io));
+    }
+
+    /** The exception's own stack is the blocking-call thread's; a suppressed one shows where the fiber called. */
+    @Test
+    @Timeout(10)
+    void theCallsExceptionCarriesTheCallingFibersStack() {
+        IOException io = new IOException("disk gone");
+        try (Scheduler s = Scheduler.singleThreaded()) {
+            Weft.run(s, () -> {
+                try {
+                    readTheDisk(io);
+                } catch (IOException e) {
+                    assertSame(io, e);
+                }
+            });
+        }
+        Throwable[] suppressed = io.getSuppressed();
+        assertEquals(1, suppressed.length);
+        assertTrue(suppressed[0].getMessage().contains("in Weft.blocking, from:"), suppressed[0].getMessage());
+        boolean fromReadTheDisk = false;
+        for (StackTraceElement e : suppressed[0].getStackTrace()) {
+            fromReadTheDisk |= e.getMethodName().equals("readTheDisk");
+        }
+        assertTrue(fromReadTheDisk, "the fiber's frames: " + java.util.Arrays.toString(suppressed[0].getStackTrace()));
+    }
+
     @Test
     @Timeout(10)
     void theCallsExceptionIsRethrownAsItIs() {
