@@ -37,10 +37,16 @@ public final class WeaveCli {
 
     /** A class of csp-core that any woven code needs at run time: its presence tells csp-core is there. */
     private static final String CSP_CORE_CLASS = "dev/weft/csp/Fiber";
-    /** What a weave error about a missing class says (ClassWeaver writes it). */
+    /** What a weave error about a missing class of csp-core says (ClassWeaver writes it). */
     private static final String NOT_ON_CLASSPATH = " is not on the weave classpath";
+    private static final String CSP_CORE_PACKAGE = "class dev.weft.csp.";
 
     private WeaveCli() {
+    }
+
+    /** Whether {@code e} says that a class of csp-core is missing. */
+    private static boolean missesCspCore(WeaveError e) {
+        return e.message().contains(CSP_CORE_PACKAGE) && e.message().contains(NOT_ON_CLASSPATH);
     }
 
     /** Runs the command line and exits the JVM with its status. */
@@ -89,7 +95,7 @@ public final class WeaveCli {
         if (!s.errors().isEmpty()) {
             int missing = 0;
             for (WeaveError e : s.errors()) {
-                if (!cspCoreVisible && e.message().contains(NOT_ON_CLASSPATH)) {
+                if (!cspCoreVisible && missesCspCore(e)) {
                     missing++; // most likely csp-core's classes: said once below
                 } else {
                     err.println(e);
