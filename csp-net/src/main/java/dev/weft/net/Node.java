@@ -155,6 +155,31 @@ public final class Node implements AutoCloseable {
         return new NetClient<>(this.<Q>output(nameService().resolve(name, Duration.ofSeconds(Long.MAX_VALUE))));
     }
 
+    /**
+     * Makes the net barrier {@code name}, its coordinator on this node, registered under {@code name} at the
+     * name server, with {@code localParties} parties enrolled on this node. Other nodes take part with
+     * {@link #connectBarrier}.
+     *
+     * @throws IllegalStateException    if the name is taken, or this node has no name server
+     * @throws IllegalArgumentException if {@code localParties} is negative
+     */
+    @Pausable
+    public NetBarrier netBarrier(String name, int localParties) {
+        NetBarrier.checkParties(localParties);
+        NetChannelInput<String> news = net2one(name);
+        BarrierCoordinator.start(this, name, news);
+        return NetBarrier.join(this, name, one2net(news.location()), localParties);
+    }
+
+    /**
+     * Takes part in the net barrier registered under {@code name} (waiting until it is), with
+     * {@code localParties} parties enrolled on this node.
+     */
+    @Pausable
+    public NetBarrier connectBarrier(String name, int localParties) {
+        return NetBarrier.join(this, name, one2net(name), localParties);
+    }
+
     private void register(String name, NetInput<?> in) {
         checkOpen();
         try {

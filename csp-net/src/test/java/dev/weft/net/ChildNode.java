@@ -59,6 +59,15 @@ public final class ChildNode {
                     out.write(v.equals("gadgets?") ? "gadgets: " + HostilePeerTest.Gadget.BUILT.get() : "echo: " + v);
                 }
             }
+            case "barrier": {
+                // one party of the net barrier "child.barrier", syncing until killed
+                NetBarrier barrier = node.connectBarrier("child.barrier", 1);
+                System.out.println("ready");
+                System.out.flush();
+                for (;;) {
+                    barrier.sync();
+                }
+            }
             default:
                 throw new IllegalArgumentException("unknown role " + args[1]);
         }

@@ -1,0 +1,105 @@
+package dev.weft.net;
+
+import dev.weft.csp.ChannelInput;
+import dev.weft.csp.ChannelOutput;
+import dev.weft.csp.PoisonException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The coordinator of a {@link NetBarrier}: a thread on the barrier's home node that reads one message per
+ * node and event ({@code KIND number location}: a node joins, gains its first party, loses its last, or
+ * has all its parties arrived) and releases every node when all nodes with parties have arrived. Messages
+ * are strings so that the barrier works with any codec.
+ */
+final class BarrierCoordinator {
+    static final String JOIN = "JOIN";
+    static final String ENROLL = "ENROLL";
+    static final String RESIGN = "RESIGN";
+    static final String ARRIVE = "ARRIVE";
+
+    private final Node node;
+    private final String name;
+    /** Each node's end, by the location of its release input. */
+    private final Map<String, Member> members = new LinkedHashMap<>();
+
+    private BarrierCoordinator(Node node, String name) {
+        this.node = node;
+        this.name = name;
+    }
+
+    /** Starts the coordinator of barrier {@code name} on a thread of its own, reading {@code news}. */
+    static void start(Node node, String name, ChannelInput<String> news) {
+        BarrierCoordinator c = new BarrierCoordinator(node, name);
+        Thread t = new Thread(() -> c.run(news), "weft-barrier-coordinator-" + name);
+        t.setDaemon(true);
+        t.start();
+    }
+
+    private void run(ChannelInput<String> news) {
+        try {
+            for (;;) {
+                hear(news.read());
+                releaseIfAllArrived();
+            }
+        } catch (PoisonException e) {
+            // a node lost (or this node closed): every node's parties fail
+            for (Member m : members.values()) {
+                m.release.poison();
+            }
+        }
+    }
+
+    private void hear(String message) {
+        String[] parts = message.split(" ", 3);
+        long number = Long.parseLong(parts[1]);
+        Member m = members.get(parts[2]);
+        switch (parts[0]) {
+            case JOIN -> {
+                m = new Member(node.one2net(NetChannelLocation.parse(parts[2])));
+                m.active = number == 1;
+                members.put(parts[2], m);
+            }
+            case ENROLL, RESIGN -> {
+                if (number > m.version) { // a node's enroll and resign may overtake each other
+                    m.version = number;
+                    m.active = parts[0].equals(ENROLL);
+                    m.arrived = false;
+                }
+            }
+            case ARRIVE -> m.arrived = true;
+            default -> throw new IllegalStateException("barrier '" + name + "': unknown message " + message);
+        }
+    }
+
+    private void releaseIfAllArrived() {
+        boolean any = false;
+        for (Member m : members.values()) {
+            if (m.active && !m.arrived) {
+                return;
+            }
+            any |= m.arrived;
+        }
+        if (!any) {
+            return;
+        }
+        for (Member m : members.values()) {
+            if (m.arrived) {
+                m.arrived = false;
+                m.release.write(Boolean.TRUE); // into a buffer of one: returns at once after the first round
+            }
+        }
+    }
+
+    /** What the coordinator knows of one node's end. */
+    private static final class Member {
+        final ChannelOutput<Boolean> release;
+        boolean active;
+        boolean arrived;
+        long version;
+
+        Member(ChannelOutput<Boolean> release) {
+            this.release = release;
+        }
+    }
+}
