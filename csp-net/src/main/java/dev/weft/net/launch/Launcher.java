@@ -1,0 +1,155 @@
+package dev.weft.net.launch;
+
+import java.io.File;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Runs a {@link NetProgram} on a network of nodes: this JVM is node 0 (and the name server); the others are
+ * worker JVMs that the launcher starts on this machine, and any started by hand elsewhere
+ * ({@link Worker}). It waits for every node to join, runs the program on all of them, returns node 0's
+ * result, and shuts everything down. If a node dies, is lost (heartbeats) or fails its part, the run is
+ * aborted within the heartbeat timeout: the remaining workers are stopped, the JVMs it started destroyed,
+ * and {@link #run} throws a {@link LaunchException} naming the node.
+ *
+ * <pre>{@code
+ * long primes = Launcher.builder().nodes(4).build().run(CountPrimes.class, "1000000");
+ * }</pre>
+ *
+ * From a shell: {@code java -cp <class path> dev.weft.net.launch.Launcher <nodes> <program class> [args...]}
+ * prints the result, or the failure and exits with 1.
+ */
+public final class Launcher {
+    private final Builder config;
+
+    private Launcher(Builder config) {
+        this.config = config;
+    }
+
+    /** A builder of a launcher; its defaults: one node, bound to 127.0.0.1, a heartbeat of 1 s / 5 s. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Runs {@code program} on {@code args[0]} nodes with {@code args[2..]}; prints its result. */
+    public static void main(String[] args) {
+        if (args.length < 2) {
+            System.err.println("usage: Launcher <nodes> <program class> [args...]");
+            System.exit(2);
+        }
+        try {
+            Object result = builder().nodes(Integer.parseInt(args[0])).build()
+                    .run(programClass(args[1]), List.of(args).subList(2, args.length).toArray(new String[0]));
+            System.out.println(result);
+        } catch (LaunchException e) {
+            System.err.println(e.getMessage());
+            System.exit(1);
+        }
+    }
+
+    /**
+     * Runs {@code program} on every node and returns node 0's result; every node is shut down when it returns.
+     *
+     * @throws LaunchException if a node died, was lost, failed its part, or did not join in time
+     */
+    public <R> R run(Class<? extends NetProgram<R>> program, String... args) {
+        try (LaunchRun<R> run = new LaunchRun<>(this, config, program, List.of(args))) {
+            return run.run();
+        }
+    }
+
+    /** The JVMs this machine runs for a launch: {@code java [jvmArgs] -cp <this class path> Worker ...}. */
+    List<String> workerCommand(String launcher, String programClass) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(System.getProperty("java.home") + File.separator + "bin" + File.separator + "java");
+        cmd.addAll(config.jvmArgs);
+        cmd.add("-Dweft.heartbeat=" + config.heartbeatInterval.toMillis() + "," + config.heartbeatTimeout.toMillis());
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        cmd.add(Worker.class.getName());
+        cmd.add(launcher);
+        cmd.add(programClass);
+        return cmd;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <R> Class<? extends NetProgram<R>> programClass(String name) {
+        return (Class<? extends NetProgram<R>>) instantiate(name).getClass();
+    }
+
+    /** The program {@code className}, made with its public no-argument constructor. */
+    static NetProgram<?> instantiate(String className) {
+        try {
+            return Class.forName(className).asSubclass(NetProgram.class).getDeclaredConstructor().newInstance();
+        } catch (ReflectiveOperationException | ClassCastException e) {
+            throw new IllegalArgumentException(className + " is not a NetProgram with a public no-argument"
+                    + " constructor on the class path: " + e, e);
+        }
+    }
+
+    /** How a launch is set up. */
+    public static final class Builder {
+        int localNodes = 1;
+        int remoteNodes;
+        String host = "127.0.0.1";
+        int port;
+        Duration heartbeatInterval = Duration.ofSeconds(1);
+        Duration heartbeatTimeout = Duration.ofSeconds(5);
+        Duration joinTimeout = Duration.ofSeconds(60);
+        final List<String> jvmArgs = new ArrayList<>();
+
+        private Builder() {
+        }
+
+        /** Run on {@code n} nodes on this machine: this JVM and {@code n - 1} worker JVMs it starts. */
+        public Builder nodes(int n) {
+            if (n < 1) {
+                throw new IllegalArgumentException("a run needs at least one node, got " + n);
+            }
+            this.localNodes = n;
+            return this;
+        }
+
+        /** Wait also for {@code n} workers started by hand (on other machines) before running. */
+        public Builder remoteNodes(int n) {
+            if (n < 0) {
+                throw new IllegalArgumentException("remote nodes cannot be " + n);
+            }
+            this.remoteNodes = n;
+            return this;
+        }
+
+        /** Node 0 listens on {@code host:port} (0: a free port); workers elsewhere are given this address. */
+        public Builder bind(String host, int port) {
+            this.host = Objects.requireNonNull(host, "host");
+            this.port = port;
+            return this;
+        }
+
+        /** Every node's heartbeat (see {@code Node.Builder.heartbeat}): a lost node is noticed within timeout. */
+        public Builder heartbeat(Duration interval, Duration timeout) {
+            this.heartbeatInterval = Objects.requireNonNull(interval, "interval");
+            this.heartbeatTimeout = Objects.requireNonNull(timeout, "timeout");
+            return this;
+        }
+
+        /** How long to wait for every node to join; default 60 s. */
+        public Builder joinTimeout(Duration d) {
+            this.joinTimeout = Objects.requireNonNull(d, "joinTimeout");
+            return this;
+        }
+
+        /** Options for the worker JVMs this machine starts, e.g. {@code -Xmx1g}. */
+        public Builder jvmArgs(String... args) {
+            jvmArgs.addAll(List.of(args));
+            return this;
+        }
+
+        /** The launcher. */
+        public Launcher build() {
+            return new Launcher(this);
+        }
+    }
+}

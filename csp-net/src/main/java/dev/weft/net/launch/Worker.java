@@ -1,0 +1,94 @@
+package dev.weft.net.launch;
+
+import dev.weft.csp.ConnectionClient;
+import dev.weft.csp.PoisonException;
+import dev.weft.csp.Scheduler;
+import dev.weft.csp.Weft;
+import dev.weft.net.NetChannelInput;
+import dev.weft.net.NetChannelLocation;
+import dev.weft.net.NetChannelOutput;
+import dev.weft.net.Node;
+import dev.weft.net.NodeAddress;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * A worker node of a {@link Launcher} run, in a JVM of its own: {@code java -cp <the program's class path>
+ * dev.weft.net.launch.Worker <launcher host:port> <program class>}. The launcher starts these itself on this
+ * machine; start them by hand on other machines (with {@code -Dweft.bind=<this machine's address>} so that
+ * other nodes can reach it). The worker joins the launcher, runs its part, reports, and exits: 0 when its
+ * part ended normally, 1 when it failed, 2 when the launcher refused it, 3 when the launcher went away.
+ */
+public final class Worker {
+    /** The connection server through which workers join a launcher. */
+    static final String JOIN = "weft.launch.join";
+
+    private Worker() {
+    }
+
+    /** Joins the launcher at {@code args[0]} and runs program {@code args[1]}. */
+    public static void main(String[] args) {
+        NodeAddress launcher = NodeAddress.parse(args[0]);
+        NetProgram<?> program = Launcher.instantiate(args[1]);
+        Node.Builder b = Node.builder().nameServer(launcher).allow(program.allowedTypes());
+        String bind = System.getProperty("weft.bind");
+        if (bind != null) {
+            b.bind(bind, 0);
+        }
+        String heartbeat = System.getProperty("weft.heartbeat"); // "interval,timeout" in ms
+        if (heartbeat != null) {
+            String[] ms = heartbeat.split(",");
+            b.heartbeat(Duration.ofMillis(Long.parseLong(ms[0])), Duration.ofMillis(Long.parseLong(ms[1])));
+        }
+        int code;
+        try (Node node = b.start();
+             Scheduler s = Scheduler.create(Runtime.getRuntime().availableProcessors())) {
+            code = joinAndRun(node, s, program, args[1]);
+        }
+        System.exit(code);
+    }
+
+    private static int joinAndRun(Node node, Scheduler s, NetProgram<?> program, String programClass) {
+        NetChannelInput<String> control = node.net2one();
+        ConnectionClient<String, String> join = node.connectionClient(JOIN);
+        String[] reply = join.request(programClass + "\n" + ProcessHandle.current().pid() + "\n" + control.location())
+                .split("\n", -1);
+        if (reply[0].equals("refused")) {
+            System.err.println("the launcher refused this worker: " + reply[1]);
+            return 2;
+        }
+        int index = Integer.parseInt(reply[0]);
+        int size = Integer.parseInt(reply[1]);
+        NetChannelOutput<String> status = node.one2net(NetChannelLocation.parse(reply[2]));
+        List<String> args = Arrays.asList(reply).subList(3, reply.length);
+        status.write("started"); // from now on the launcher hears at once if this node is lost
+        control.read();          // go: every node has joined
+        Thread watch = new Thread(() -> exitWhenTheLauncherGoes(control), "weft-worker-watch");
+        watch.setDaemon(true);
+        watch.start();
+        try {
+            Weft.run(s, () -> program.run(new Cluster(node, index, size, args)));
+        } catch (RuntimeException | Error e) {
+            e.printStackTrace();
+            try {
+                status.write("failed " + e);
+            } catch (PoisonException launcherGone) {
+                // the launcher has gone too: the exit code says it all
+            }
+            return 1;
+        }
+        status.write("done");
+        return 0;
+    }
+
+    /** The launcher poisons the control channel when it aborts a run; a lost launcher fails it too. */
+    private static void exitWhenTheLauncherGoes(NetChannelInput<String> control) {
+        try {
+            control.read();
+        } catch (PoisonException e) {
+            System.err.println("worker: the launcher stopped the run (" + e.getMessage() + ")");
+        }
+        Runtime.getRuntime().halt(3);
+    }
+}
