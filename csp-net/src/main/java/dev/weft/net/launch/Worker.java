@@ -23,6 +23,8 @@ import java.util.List;
 public final class Worker {
     /** The connection server through which workers join a launcher. */
     static final String JOIN = "weft.launch.join";
+    /** Set once this worker's part has ended: its own node's close then ends the control channel, not the launcher. */
+    private static volatile boolean ending;
 
     private Worker() {
     }
@@ -70,6 +72,7 @@ public final class Worker {
         try {
             Weft.run(s, () -> program.run(new Cluster(node, index, size, args)));
         } catch (RuntimeException | Error e) {
+            ending = true;
             e.printStackTrace();
             try {
                 status.write("failed " + e);
@@ -78,6 +81,7 @@ public final class Worker {
             }
             return 1;
         }
+        ending = true;
         status.write("done");
         return 0;
     }
@@ -87,6 +91,9 @@ public final class Worker {
         try {
             control.read();
         } catch (PoisonException e) {
+            if (ending) {
+                return;
+            }
             System.err.println("worker: the launcher stopped the run (" + e.getMessage() + ")");
         }
         Runtime.getRuntime().halt(3);
