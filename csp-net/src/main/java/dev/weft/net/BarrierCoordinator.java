@@ -20,17 +20,20 @@ final class BarrierCoordinator {
 
     private final Node node;
     private final String name;
+    /** No round completes before this many nodes have joined. */
+    private final int nodes;
     /** Each node's end, by the location of its release input. */
     private final Map<String, Member> members = new LinkedHashMap<>();
 
-    private BarrierCoordinator(Node node, String name) {
+    private BarrierCoordinator(Node node, String name, int nodes) {
         this.node = node;
         this.name = name;
+        this.nodes = nodes;
     }
 
-    /** Starts the coordinator of barrier {@code name} on a thread of its own, reading {@code news}. */
-    static void start(Node node, String name, ChannelInput<String> news) {
-        BarrierCoordinator c = new BarrierCoordinator(node, name);
+    /** Starts the coordinator of barrier {@code name} of {@code nodes} nodes on a thread of its own, reading {@code news}. */
+    static void start(Node node, String name, int nodes, ChannelInput<String> news) {
+        BarrierCoordinator c = new BarrierCoordinator(node, name, nodes);
         Thread t = new Thread(() -> c.run(news), "weft-barrier-coordinator-" + name);
         t.setDaemon(true);
         t.start();
@@ -73,6 +76,9 @@ final class BarrierCoordinator {
     }
 
     private void releaseIfAllArrived() {
+        if (members.size() < nodes) {
+            return;
+        }
         boolean any = false;
         for (Member m : members.values()) {
             if (m.active && !m.arrived) {

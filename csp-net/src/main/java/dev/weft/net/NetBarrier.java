@@ -17,12 +17,12 @@ import dev.weft.csp.PoisonException;
  * per node, whatever the number of local parties.
  *
  * <pre>{@code
- * NetBarrier b = node.netBarrier("step", 2);       // coordinator here, two parties on this node
- * NetBarrier c = other.connectBarrier("step", 1);  // one party on another node
+ * NetBarrier b = node.netBarrier("step", 2, 2);    // coordinator here; 2 nodes; 2 parties on this node
+ * NetBarrier c = other.connectBarrier("step", 1);  // one party on the other node
  * }</pre>
  *
- * <p>A node with no enrolled party does not hold rounds up; its first {@link #enroll()} joins the current
- * round. If a node is lost (killed, its link reset or silent for the heartbeat timeout), the barrier is
+ * <p>No round completes before the number of nodes given to {@code netBarrier} have joined. A node with no
+ * enrolled party does not hold rounds up; its first {@link #enroll()} joins the current round. If a node is lost (killed, its link reset or silent for the heartbeat timeout), the barrier is
  * poisoned: every blocked and later {@code sync} on every node throws {@link PoisonException} (a
  * {@link LinkLostException} where the link to the lost node broke). A node that ends in order should resign
  * its parties before it closes.

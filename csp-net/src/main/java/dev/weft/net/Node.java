@@ -158,16 +158,19 @@ public final class Node implements AutoCloseable {
     /**
      * Makes the net barrier {@code name}, its coordinator on this node, registered under {@code name} at the
      * name server, with {@code localParties} parties enrolled on this node. Other nodes take part with
-     * {@link #connectBarrier}.
+     * {@link #connectBarrier}; no round completes before {@code nodes} nodes (this one included) have joined.
      *
      * @throws IllegalStateException    if the name is taken, or this node has no name server
-     * @throws IllegalArgumentException if {@code localParties} is negative
+     * @throws IllegalArgumentException if {@code nodes} is not positive or {@code localParties} is negative
      */
     @Pausable
-    public NetBarrier netBarrier(String name, int localParties) {
+    public NetBarrier netBarrier(String name, int nodes, int localParties) {
+        if (nodes < 1) {
+            throw new IllegalArgumentException("a barrier spans at least its own node, got " + nodes + " nodes");
+        }
         NetBarrier.checkParties(localParties);
         NetChannelInput<String> news = net2one(name);
-        BarrierCoordinator.start(this, name, news);
+        BarrierCoordinator.start(this, name, nodes, news);
         return NetBarrier.join(this, name, one2net(news.location()), localParties);
     }
 

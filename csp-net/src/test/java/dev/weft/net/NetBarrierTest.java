@@ -35,7 +35,7 @@ class NetBarrierTest {
             Node a = nodes.start(Node.builder().serveNames());
             Node b = nodes.start(member(a));
             Node c = nodes.start(member(a));
-            List<NetBarrier> ends = List.of(a.netBarrier("rounds", 2), b.connectBarrier("rounds", 1),
+            List<NetBarrier> ends = List.of(a.netBarrier("rounds", 3, 2), b.connectBarrier("rounds", 1),
                     c.connectBarrier("rounds", 2));
             int[] partiesOf = {2, 1, 2};
             AtomicIntegerArray arrivals = new AtomicIntegerArray(rounds);
@@ -62,12 +62,31 @@ class NetBarrierTest {
     }
 
     @Test
+    void noRoundCompletesBeforeEveryNodeHasJoined() throws Exception {
+        try (Nodes nodes = new Nodes()) {
+            Node a = nodes.start(Node.builder().serveNames());
+            Node b = nodes.start(member(a));
+            NetBarrier atA = a.netBarrier("late", 2, 1);
+            Nodes.Party<Void> early = nodes.thread("early", () -> {
+                atA.sync();
+                return null;
+            });
+            early.awaitBlocked();
+            assertFalse(early.isDone());
+            NetBarrier atB = b.connectBarrier("late", 1);
+            atB.sync();
+            early.join();
+            assertThrows(IllegalArgumentException.class, () -> a.netBarrier("none", 0, 1));
+        }
+    }
+
+    @Test
     void aResignThatCompletesARoundReleasesItAndANodeWithNoPartiesHoldsNoRoundUp() throws Exception {
         try (Nodes nodes = new Nodes()) {
             Node a = nodes.start(Node.builder().serveNames());
             Node b = nodes.start(member(a));
             Node c = nodes.start(member(a));
-            NetBarrier atA = a.netBarrier("resign", 2);
+            NetBarrier atA = a.netBarrier("resign", 3, 2);
             NetBarrier atB = b.connectBarrier("resign", 1);
             NetBarrier atC = c.connectBarrier("resign", 0); // joins with no party: holds nothing up
             Nodes.Party<Void> a1 = nodes.thread("a1", () -> {
@@ -108,7 +127,7 @@ class NetBarrierTest {
         try (Nodes nodes = new Nodes()) {
             Node a = nodes.start(Node.builder().serveNames().heartbeat(Duration.ofMillis(200), TIMEOUT));
             Node b = nodes.start(member(a));
-            NetBarrier atA = a.netBarrier("child.barrier", 1);
+            NetBarrier atA = a.netBarrier("child.barrier", 3, 1);
             NetBarrier atB = b.connectBarrier("child.barrier", 1);
             Process child = ChildNode.start(a.address(), "barrier");
             try {
