@@ -3,6 +3,7 @@ package dev.weft.net.launch;
 import java.io.File;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
@@ -42,7 +43,8 @@ public final class Launcher {
         try {
             Object result = builder().nodes(Integer.parseInt(args[0])).build()
                     .run(programClass(args[1]), List.of(args).subList(2, args.length).toArray(new String[0]));
-            System.out.println(result);
+            String shown = Arrays.deepToString(new Object[] {result}); // arrays by their elements
+            System.out.println(shown.substring(1, shown.length() - 1));
         } catch (LaunchException e) {
             System.err.println(e.getMessage());
             System.exit(1);
