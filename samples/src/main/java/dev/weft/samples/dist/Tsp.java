@@ -3,6 +3,7 @@ package dev.weft.samples.dist;
 import dev.weft.csp.ConnectionClient;
 import dev.weft.csp.Parallel;
 import dev.weft.csp.Pausable;
+import dev.weft.csp.Weft;
 import dev.weft.net.NetChannelInput;
 import dev.weft.net.NetChannelOutput;
 import dev.weft.net.NetConnectionServer;
@@ -126,7 +127,8 @@ public final class Tsp implements NetProgram<Integer> {
             if (job.length == 1) {
                 return;
             }
-            s.complete(Arrays.copyOfRange(job, 1, job.length));
+            int[] begun = Arrays.copyOfRange(job, 1, job.length);
+            Weft.blocking(() -> s.complete(begun)); // off the carrier: the farmer and the bound reader stay responsive
         }
     }
 
@@ -153,7 +155,8 @@ public final class Tsp implements NetProgram<Integer> {
             }
         }
 
-        void complete(int[] begun) {
+        /** Searches every completion of {@code begun}; returns the best length known after it. */
+        int complete(int[] begun) {
             long visited = 0;
             int length = 0;
             int openOut = 0;
@@ -169,6 +172,7 @@ public final class Tsp implements NetProgram<Integer> {
                 }
             }
             extend(begun[begun.length - 1], visited, begun.length, length, openOut);
+            return best.get();
         }
 
         /** openOut: the sum of cheapestOut over cities not yet visited. */

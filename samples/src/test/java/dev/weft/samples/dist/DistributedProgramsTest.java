@@ -52,6 +52,11 @@ class DistributedProgramsTest {
         assertEquals(one, best.get());
     }
 
+    @Test
+    void theReadmeLauncherExampleAddsTheWorkersSquares() {
+        assertEquals(1L + 4, DistMain.run(SumOfSquares.class, 3));
+    }
+
     /** Every tour from city 0, no pruning. */
     private static int bruteForce(int[][] d) {
         int[] perm = new int[d.length - 1];
