@@ -21,7 +21,7 @@ public final class DistBench {
         int repeats = args.length > 0 ? Integer.parseInt(args[0]) : 3;
         System.out.println("| program | size | 1 node | 2 nodes | 4 nodes |");
         System.out.println("|---|---|---|---|---|");
-        row(NBody.class, repeats, "10000", "60");
+        row(NBody.class, repeats, "8000", "40");
         row(Sor.class, repeats, "400");
         row(Tsp.class, repeats, "20");
     }

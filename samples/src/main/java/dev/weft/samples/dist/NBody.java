@@ -42,7 +42,7 @@ public final class NBody implements NetProgram<double[]> {
     }
 
     /** The bodies' starting places and masses: a fixed pseudo-random cloud. */
-    static double[] initialPositions(int n) {
+    public static double[] initialPositions(int n) {
         double[] pos = new double[4 * n];
         long seed = 42;
         for (int i = 0; i < 4 * n; i++) {
@@ -72,7 +72,7 @@ public final class NBody implements NetProgram<double[]> {
     }
 
     /** Moves bodies [lo, hi) by one step, the force on each summed over j = 0..n-1 in that order. */
-    static void step(double[] pos, double[] vel, int n, int lo, int hi) {
+    public static void step(double[] pos, double[] vel, int n, int lo, int hi) {
         double[] moved = new double[3 * (hi - lo)];
         for (int i = lo; i < hi; i++) {
             double xi = pos[4 * i];
