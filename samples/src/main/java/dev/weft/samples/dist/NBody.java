@@ -2,6 +2,7 @@ package dev.weft.samples.dist;
 
 import dev.weft.csp.Parallel;
 import dev.weft.csp.Pausable;
+import dev.weft.csp.Weft;
 import dev.weft.net.NetChannelInput;
 import dev.weft.net.NetChannelOutput;
 import dev.weft.net.Node;
@@ -36,7 +37,7 @@ public final class NBody implements NetProgram<double[]> {
                 ? node.one2net("nbody.ring." + (c.index() + 1) % c.size()) : null;
         for (int s = 0; s < steps; s++) {
             passBlocksRound(c, n, pos, lo, fromLeft, toRight);
-            step(pos, vel, n, lo, hi);
+            Weft.blocking(() -> step(pos, vel, n, lo, hi)); // seconds of arithmetic: off the carrier
         }
         return gather(c, n, pos, vel, lo, hi);
     }
@@ -71,8 +72,8 @@ public final class NBody implements NetProgram<double[]> {
         }
     }
 
-    /** Moves bodies [lo, hi) by one step, the force on each summed over j = 0..n-1 in that order. */
-    public static void step(double[] pos, double[] vel, int n, int lo, int hi) {
+    /** Moves bodies [lo, hi) by one step, the force on each summed over j = 0..n-1 in that order (a Callable's shape). */
+    public static Void step(double[] pos, double[] vel, int n, int lo, int hi) {
         double[] moved = new double[3 * (hi - lo)];
         for (int i = lo; i < hi; i++) {
             double xi = pos[4 * i];
@@ -101,6 +102,7 @@ public final class NBody implements NetProgram<double[]> {
         for (int i = lo; i < hi; i++) { // after every force is computed: all read the same step's positions
             System.arraycopy(moved, 3 * (i - lo), pos, 4 * i, 3);
         }
+        return null;
     }
 
     /** Node 0 takes every node's bodies; the others send theirs and return nothing. */

@@ -1,6 +1,7 @@
 package dev.weft.samples.dist;
 
 import dev.weft.csp.CSProcess;
+import dev.weft.csp.Fiber;
 import dev.weft.csp.Parallel;
 import dev.weft.csp.Pausable;
 import dev.weft.net.NetChannelInput;
@@ -52,6 +53,7 @@ public final class Sor implements NetProgram<double[]> {
             sweeps++;
             if (sweeps % CHECK_EVERY == 0 || sweeps == MAX_SWEEPS) {
                 goOn = nb.allAgreeToGoOn(change, sweeps < MAX_SWEEPS);
+                Fiber.yield(); // alone on one node nothing else pauses it: let the carrier breathe
             }
         }
         return nb.gather(grid, side, lo, hi, sweeps);
