@@ -4,6 +4,7 @@ import dev.weft.csp.ConnectionClient;
 import dev.weft.csp.PoisonException;
 import dev.weft.csp.Scheduler;
 import dev.weft.csp.Weft;
+import dev.weft.net.LinkLostException;
 import dev.weft.net.NetChannelInput;
 import dev.weft.net.NetChannelLocation;
 import dev.weft.net.NetChannelOutput;
@@ -23,6 +24,8 @@ import java.util.List;
 public final class Worker {
     /** The connection server through which workers join a launcher. */
     static final String JOIN = "weft.launch.join";
+    /** How long a worker tries to reach a launcher that is not up yet. */
+    private static final long JOIN_WAIT_MS = 60_000;
     /** Set once this worker's part has ended: its own node's close then ends the control channel, not the launcher. */
     private static volatile boolean ending;
 
@@ -53,8 +56,7 @@ public final class Worker {
 
     private static int joinAndRun(Node node, Scheduler s, NetProgram<?> program, String programClass) {
         NetChannelInput<String> control = node.net2one();
-        ConnectionClient<String, String> join = node.connectionClient(JOIN);
-        String[] reply = join.request(programClass + "\n" + ProcessHandle.current().pid() + "\n" + control.location())
+        String[] reply = join(node, programClass + "\n" + ProcessHandle.current().pid() + "\n" + control.location())
                 .split("\n", -1);
         if (reply[0].equals("refused")) {
             System.err.println("the launcher refused this worker: " + reply[1]);
@@ -84,6 +86,34 @@ public final class Worker {
         ending = true;
         status.write("done");
         return 0;
+    }
+
+    /**
+     * Asks the launcher to join; a worker started by hand may start before the launcher listens, so an
+     * unreachable launcher is tried again for {@link #JOIN_WAIT_MS}.
+     */
+    private static String join(Node node, String request) {
+        long deadline = System.currentTimeMillis() + JOIN_WAIT_MS;
+        for (int attempt = 0; ; attempt++) {
+            try {
+                ConnectionClient<String, String> join = node.connectionClient(JOIN);
+                return join.request(request);
+            } catch (LinkLostException unreachable) {
+                if (System.currentTimeMillis() > deadline) {
+                    throw unreachable;
+                }
+                if (attempt == 0) {
+                    System.err.println("worker: the launcher is not reachable yet (" + unreachable.getMessage()
+                            + "); trying again for " + JOIN_WAIT_MS / 1000 + " s");
+                }
+                try {
+                    Thread.sleep(200); // a plain thread: the launcher is not up yet
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw unreachable;
+                }
+            }
+        }
     }
 
     /** The launcher poisons the control channel when it aborts a run; a lost launcher fails it too. */

@@ -1,5 +1,6 @@
 package dev.weft.net.launch;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,9 +8,13 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.weft.csp.Pausable;
 import dev.weft.net.NetChannelInput;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;
 import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -94,6 +99,32 @@ class LauncherTest {
         assertEquals(30L, launcher(3).run(SumOfIndices.class, "10")); // 1*10 + 2*10
         assertEquals(2, WORKER_PIDS.size());
         assertAllEnded(WORKER_PIDS);
+    }
+
+    @Test
+    void aWorkerStartedByHandJoinsTheLauncherAtItsAddress() throws Exception {
+        int port;
+        try (ServerSocket free = new ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+        // as on another machine: java ... dev.weft.net.launch.Worker <launcher host:port> <program class>,
+        // started before the launcher
+        Process byHand = new ProcessBuilder(System.getProperty("java.home") + "/bin/java", "-cp",
+                System.getProperty("java.class.path"), Worker.class.getName(), "127.0.0.1:" + port,
+                SumOfIndices.class.getName()).redirectOutput(ProcessBuilder.Redirect.INHERIT).start();
+        try {
+            BufferedReader err = new BufferedReader(new InputStreamReader(byHand.getErrorStream(), UTF_8));
+            String said = err.readLine();
+            assertTrue(said != null && said.contains("not reachable yet"), "the worker said " + said);
+            Launcher launcher = Launcher.builder().nodes(2).remoteNodes(1).bind("127.0.0.1", port)
+                    .heartbeat(Duration.ofMillis(200), TIMEOUT).build();
+            CompletableFuture<Long> sum = CompletableFuture.supplyAsync(() -> launcher.run(SumOfIndices.class, "100"));
+            assertEquals(300L, sum.get(60, TimeUnit.SECONDS)); // nodes 1 and 2: 100 + 200
+            assertTrue(byHand.waitFor(30, TimeUnit.SECONDS));
+            assertEquals(0, byHand.exitValue());
+        } finally {
+            byHand.destroyForcibly();
+        }
     }
 
     @Test
