@@ -1,5 +1,6 @@
 package dev.weft.csp;
 
+import dev.weft.csp.runtime.Simulation;
 import dev.weft.csp.runtime.StackReserve;
 import dev.weft.csp.runtime.TimerEntry;
 import java.util.ArrayList;
@@ -66,7 +67,19 @@ public final class Alternative {
         }
         distinct.sort(Comparator.comparingLong(ChannelImpl::id));
         locks = distinct.toArray(new ChannelImpl<?>[0]);
-        favourite = java.util.concurrent.ThreadLocalRandom.current().nextInt(guards.length);
+        favourite = randomStart(guards.length);
+    }
+
+    /** Where a new alternative starts looking: drawn by the simulation of a simulated fiber, else at random. */
+    private static int randomStart(int n) {
+        if (Simulation.anyCreated()) {
+            dev.weft.csp.runtime.WorkerPool pool = Uses.callerPool();
+            Simulation s = pool == null ? null : pool.simulation();
+            if (s != null) {
+                return s.choose(n);
+            }
+        }
+        return java.util.concurrent.ThreadLocalRandom.current().nextInt(n);
     }
 
     /** Waits for some ready guard and returns its index; fair over repeated calls. */
@@ -123,9 +136,9 @@ public final class Alternative {
     private int poll(int start) {
         Selection sel = new Selection(null);
         List<Fiber> wake = new ArrayList<>(1);
-        long now = System.nanoTime();
         int chosen = -1;
         dev.weft.csp.runtime.WorkerPool user = Uses.callerPool();
+        long now = user == null ? System.nanoTime() : user.nanoTime();
         StackReserve.forOperation();
         try {
             lockAll();
@@ -166,6 +179,9 @@ public final class Alternative {
     /** The select: check every guard under all locks; if none is ready, register with all and wait. */
     @Pausable
     private int choose(boolean[] pre, int start) {
+        if (Simulation.anyCreated()) {
+            Fiber.simulationPoint();
+        }
         int n = alt.length;
         boolean any = false;
         for (int i = 0; i < n; i++) {
@@ -178,11 +194,11 @@ public final class Alternative {
         Selection sel = new Selection(me);
         Selection.Registration[] regs = new Selection.Registration[n];
         List<Fiber> wake = new ArrayList<>(1);
-        long began = System.nanoTime();
         long deadline = Deadlines.NEVER;
         int timer = -1;
         int chosen = -1;
         dev.weft.csp.runtime.WorkerPool user = me.isThreadBound() ? null : me.pool();
+        long began = user == null ? System.nanoTime() : user.nanoTime();
         boolean cancelled = false;
         StackReserve.forOperation(); // covers the unregistering after the wait too
         try {

@@ -1,5 +1,6 @@
 package dev.weft.csp;
 
+import dev.weft.csp.runtime.Simulation;
 import dev.weft.csp.runtime.StackReserve;
 import dev.weft.csp.runtime.WorkerPool;
 import java.lang.invoke.MethodHandles;
@@ -392,6 +393,9 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
         @Pausable
         @SuppressWarnings("unchecked")
         public T read() {
+            if (Simulation.anyCreated()) {
+                Fiber.simulationPoint();
+            }
             Fiber me = Fiber.current();
             if (!lockFor(me, this)) {
                 throw refusal(me, this);
@@ -543,6 +547,9 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
         public void write(T value) {
             if (value == null) {
                 throw new NullPointerException("cannot write null to a channel");
+            }
+            if (Simulation.anyCreated()) {
+                Fiber.simulationPoint();
             }
             Fiber me = Fiber.current();
             if (!lockFor(me, this)) {

@@ -4,6 +4,7 @@ import dev.weft.csp.runtime.Continuation;
 import dev.weft.csp.runtime.DeadlockCheck;
 import dev.weft.csp.runtime.RunGroup;
 import dev.weft.csp.runtime.RuntimeEvents;
+import dev.weft.csp.runtime.TimerEntry;
 import dev.weft.csp.runtime.WorkerPool;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -46,6 +47,20 @@ final class DeadlockDetector implements DeadlockCheck {
         if (reportable) {
             report(pool, live);
         }
+    }
+
+    @Override
+    public boolean onlyTimersCanWake(WorkerPool pool) {
+        for (Continuation c : pool.liveSnapshot()) {
+            Fiber f = (Fiber) c;
+            Object blocker = f.blocker();
+            boolean timed = blocker instanceof TimerEntry
+                    || (blocker instanceof Selection && ((Selection) blocker).guardsOnlyUsedBy(pool));
+            if (!f.isParked() || !(timed || waitsInside(blocker, pool))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static void report(WorkerPool pool, List<Continuation> live) {

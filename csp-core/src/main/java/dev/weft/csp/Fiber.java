@@ -4,6 +4,7 @@ import dev.weft.csp.runtime.Carrier;
 import dev.weft.csp.runtime.Continuation;
 import dev.weft.csp.runtime.RunGroup;
 import dev.weft.csp.runtime.RuntimeEvents;
+import dev.weft.csp.runtime.Simulation;
 import dev.weft.csp.runtime.StackReserve;
 import dev.weft.csp.runtime.TimerEntry;
 import dev.weft.csp.runtime.WorkerPool;
@@ -144,7 +145,7 @@ public final class Fiber extends Continuation {
         if (thread != null) {
             throw new IllegalStateException("a thread's own fiber never ends: join a fiber from Weft.spawn");
         }
-        if (!awaitEndUntil(Deadlines.after(System.nanoTime(), timeout))) {
+        if (!awaitEndUntil(Deadlines.after(current().nanoTime(), timeout))) {
             return false;
         }
         Throwable t = failure;
@@ -165,7 +166,7 @@ public final class Fiber extends Continuation {
             awaitEnd(true);
             return true;
         }
-        if (Deadlines.passed(deadline, System.nanoTime())) { // also keeps the timer heap free of "now"
+        if (Deadlines.passed(deadline, me.nanoTime())) { // also keeps the timer heap free of "now"
             return state == DONE;
         }
         if (!addJoiner(me)) {
@@ -184,7 +185,7 @@ public final class Fiber extends Continuation {
                 if (me.cancelPending() && removeJoiner(me)) {
                     throw me.cancelledError();
                 }
-                if (Deadlines.passed(deadline, System.nanoTime()) && removeJoiner(me)) {
+                if (Deadlines.passed(deadline, me.nanoTime()) && removeJoiner(me)) {
                     return false;
                 }
             }
@@ -517,6 +518,37 @@ public final class Fiber extends Continuation {
             f.pauseKind = YIELDING;
             f.mode = PAUSING;
         }
+    }
+
+    /**
+     * A scheduling point of a simulated run ({@link Scheduler#simulated}): the fiber yields if the simulation
+     * draws so. Channel operations and selections call it behind {@link Simulation#anyCreated()}, so that a
+     * program on real time pays one static read for it.
+     */
+    @Pausable
+    static void simulationPoint() {
+        // a plain thread is never simulated
+    }
+
+    /** Woven form of {@link #simulationPoint()}. */
+    static void simulationPoint(Fiber f) {
+        if (f.mode == RESUMING) {
+            f.mode = RUNNING;
+        } else if (f.thread == null) {
+            Simulation s = f.pool.simulation();
+            if (s != null && s.preempt()) {
+                f.pauseKind = YIELDING;
+                f.mode = PAUSING;
+            }
+        }
+    }
+
+    /**
+     * The time this fiber's deadlines are measured on: its scheduler's clock (virtual on a simulated one), or
+     * {@link System#nanoTime()} for a plain thread's own fiber.
+     */
+    long nanoTime() {
+        return thread != null ? System.nanoTime() : pool.nanoTime();
     }
 
     private void preemptionPoint() {

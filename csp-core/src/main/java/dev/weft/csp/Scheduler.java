@@ -1,6 +1,7 @@
 package dev.weft.csp;
 
 import dev.weft.csp.runtime.SchedulerMXBean;
+import dev.weft.csp.runtime.Simulation;
 import dev.weft.csp.runtime.WorkerPool;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -36,9 +37,13 @@ public final class Scheduler implements AutoCloseable {
     private final ObjectName mbeanName;
 
     private Scheduler(int workers, String name) {
-        this.pool = new WorkerPool(workers, name, Scheduler::printUncaught);
+        this(new WorkerPool(workers, name, Scheduler::printUncaught));
+    }
+
+    private Scheduler(WorkerPool pool) {
+        this.pool = pool;
         pool.setDeadlockCheck(new DeadlockDetector());
-        this.mbeanName = JMX ? register(name) : null;
+        this.mbeanName = JMX ? register(pool.name()) : null;
     }
 
     /** A work-stealing scheduler with {@code workers} carrier threads. */
@@ -52,6 +57,23 @@ public final class Scheduler implements AutoCloseable {
     /** A scheduler with one carrier: fibers run one at a time in a deterministic order. */
     public static Scheduler singleThreaded() {
         return new Scheduler(1, "weft-single-" + IDS.incrementAndGet());
+    }
+
+    /**
+     * A scheduler for tests (see {@code dev.weft:csp-test}): one carrier, driven by {@code simulation}. Its
+     * fibers' deadlines ({@link Timer}, {@link Guards#timeout}, timed joins, {@link Select#timeout}) run on
+     * the simulation's virtual clock, which jumps to the next timer as soon as every fiber waits (and no
+     * plain thread or blocking call could still wake one); each next fiber, each alternative's first guard,
+     * and a yield at each channel operation are drawn from its seed. A run that spends the step budget fails
+     * as a deadlocked one does ({@link DeadlockException}), its message saying so, with a fiber dump.
+     */
+    public static Scheduler simulated(Simulation simulation) {
+        Scheduler s = new Scheduler(new WorkerPool("weft-simulated-" + IDS.incrementAndGet(),
+                Scheduler::printUncaught, simulation));
+        s.pool.onBudgetSpent(() -> s.pool.failRuns(new DeadlockException("the run took more than "
+                + (simulation.steps() - 1) + " scheduling steps (a livelock, or a budget too small); fibers:\n"
+                + s.dumpFibers())));
+        return s;
     }
 
     /** The shared scheduler, one worker per available processor, created on first use. */

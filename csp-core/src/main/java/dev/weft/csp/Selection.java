@@ -53,11 +53,18 @@ final class Selection implements Waitable {
 
     @Override
     public boolean onlyUsedBy(dev.weft.csp.runtime.WorkerPool pool) {
-        if (timed || guards == null) {
+        return !timed && guardsOnlyUsedBy(pool);
+    }
+
+    /** Whether only fibers of {@code pool} use the guards waited on, leaving out the timeout of a timed select. */
+    boolean guardsOnlyUsedBy(dev.weft.csp.runtime.WorkerPool pool) {
+        if (guards == null) {
             return false;
         }
         for (int i = 0; i < guards.length; i++) {
-            if (regs[i] != null && !(guards[i] instanceof Waitable && ((Waitable) guards[i]).onlyUsedBy(pool))) {
+            boolean timeout = timed && guards[i] instanceof Guards.TimeGuard;
+            if (regs[i] != null && !timeout
+                    && !(guards[i] instanceof Waitable && ((Waitable) guards[i]).onlyUsedBy(pool))) {
                 return false;
             }
         }

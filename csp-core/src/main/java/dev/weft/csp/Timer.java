@@ -32,7 +32,7 @@ public final class Timer {
         if (d == null) {
             throw new NullPointerException("duration is null");
         }
-        sleepUntil(Deadlines.after(System.nanoTime(), d));
+        sleepUntil(Deadlines.after(Fiber.current().nanoTime(), d));
     }
 
     /**
@@ -51,7 +51,7 @@ public final class Timer {
             sleepOnThread(me, deadline);
             return;
         }
-        if (Deadlines.passed(deadline, System.nanoTime())) {
+        if (Deadlines.passed(deadline, me.nanoTime())) {
             return;
         }
         if (deadline == Deadlines.NEVER) {
@@ -68,7 +68,17 @@ public final class Timer {
             if (me.cancelPending() && wake.cancel()) {
                 throw me.cancelledError();
             }
-        } while (!Deadlines.passed(deadline, System.nanoTime()));
+        } while (!Deadlines.passed(deadline, me.nanoTime()));
+    }
+
+    /**
+     * The time on the scale of {@link #sleepUntil}, {@link Guards#deadline} and {@link Select#deadline}: the
+     * clock of the calling fiber's scheduler, which is virtual on a simulated one (see
+     * {@link Scheduler#simulated}), and {@link System#nanoTime()} anywhere else.
+     */
+    public static long now() {
+        Fiber f = Fiber.runningFiber();
+        return f == null ? System.nanoTime() : f.pool().nanoTime();
     }
 
     private static void sleepOnThread(Fiber me, long deadline) {

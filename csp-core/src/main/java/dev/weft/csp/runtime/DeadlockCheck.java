@@ -13,4 +13,11 @@ public interface DeadlockCheck {
      * fibers, so that what was read is one consistent picture.
      */
     void check(WorkerPool pool, BooleanSupplier stillAtRest);
+
+    /**
+     * Whether every live fiber of {@code pool} waits either for a timer or on something only fibers of the
+     * pool use: then only a timer can wake one, and a simulated pool may jump its clock to the next timer.
+     * Asked by the pool's one carrier, between two fibers.
+     */
+    boolean onlyTimersCanWake(WorkerPool pool);
 }

@@ -41,6 +41,25 @@ class FiberQueue {
         return c;
     }
 
+    /** Removes and returns the element at {@code index} (0 is the oldest); the queue must hold more than it. */
+    final Continuation take(int index) {
+        if (index == 0) {
+            return poll();
+        }
+        Continuation before = head;
+        for (int i = 1; i < index; i++) {
+            before = before.next;
+        }
+        Continuation c = before.next;
+        before.next = c.next;
+        if (c == tail) {
+            tail = before;
+        }
+        c.next = null;
+        size--;
+        return c;
+    }
+
     /** Appends every element of {@code other}, in order, and leaves it empty. */
     final void takeAll(FiberQueue other) {
         if (other.head == null) {

@@ -70,6 +70,11 @@ final class RunQueue {
         return c;
     }
 
+    /** Removes the fiber at {@code index} (0 is the oldest): a simulation's random pick (one worker, no lock). */
+    Continuation take(int index) {
+        return queue.take(index);
+    }
+
     /** Appends every fiber of {@code b}, in order, and leaves it empty. */
     void takeAll(FiberQueue b) {
         lock();

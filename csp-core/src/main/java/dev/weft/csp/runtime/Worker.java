@@ -58,6 +58,8 @@ final class Worker implements Runnable {
     final TimerHeap timers = new TimerHeap();
     final LiveFibers live = new LiveFibers();
     private final boolean stealing;
+    /** Null unless the pool is simulated: then the next fiber is a seeded random pick (one worker). */
+    private final Simulation simulation;
     private final RunQueue active;
     private final BatchList overflow = new BatchList();
     private Batch spare;
@@ -92,6 +94,7 @@ final class Worker implements Runnable {
         this.pool = pool;
         this.index = index;
         this.stealing = stealing;
+        this.simulation = pool.simulation;
         this.active = new RunQueue(stealing);
     }
 
@@ -150,7 +153,7 @@ final class Worker implements Runnable {
      */
     void pushYielded(Continuation c) {
         if (!timers.isEmpty()) { // no clock read without timers
-            TimerHeap.fire(timers.takeDue(System.nanoTime(), false));
+            TimerHeap.fire(timers.takeDue(pool.nanoTime(), false));
         }
         boolean alone = stealing && active.isEmpty() && window.isEmpty() && overflow.isEmpty() && inbox.isEmpty();
         active.add(c);
@@ -201,7 +204,7 @@ final class Worker implements Runnable {
     /** Whether fibers other than the running one wait on this worker. Carrier only. */
     boolean hasOtherWork() {
         return !active.isEmpty() || !overflow.isEmpty() || !window.isEmpty() || !inbox.isEmpty()
-                || (!timers.isEmpty() && timers.hasDue(System.nanoTime()));
+                || (!timers.isEmpty() && timers.hasDue(pool.nanoTime()));
     }
 
     // ------------------------------------------------------------------------------------ the loop
@@ -241,6 +244,9 @@ final class Worker implements Runnable {
         if (--dispatch < 0 || active.isEmpty()) {
             rotate();
         }
+        if (simulation != null) {
+            return nextSimulated();
+        }
         Continuation c = active.poll();
         if (c != null && active.isEmpty()) {
             shrank = true;
@@ -248,10 +254,21 @@ final class Worker implements Runnable {
         return c;
     }
 
+    /** Any runnable fiber, chosen by the simulation; counts the step against its budget. */
+    private Continuation nextSimulated() {
+        if (active.isEmpty()) {
+            return null;
+        }
+        if (simulation.stepOverruns()) {
+            pool.budgetSpent(); // fails the runs; their fibers go on running until the cancellation ends them
+        }
+        return active.take(simulation.choose(active.size()));
+    }
+
     private void rotate() {
         active.drain(inbox);
         if (!timers.isEmpty()) {
-            TimerHeap.fire(timers.takeDue(System.nanoTime(), false));
+            TimerHeap.fire(timers.takeDue(pool.nanoTime(), false));
         }
         if (stealing) {
             if (!shrank && active.size() >= 2) {
@@ -369,6 +386,13 @@ final class Worker implements Runnable {
             }
             pool.checkDeadlock(this);
             TimerEntry due = pool.earliestTimerFor(this);
+            if (simulation != null && due != null) {
+                if (pool.onlyTimersCanWake()) {
+                    simulation.advanceTo(due.deadline); // every fiber waits: the next timer is due at once
+                    return true;
+                }
+                due = null; // virtual time stands still while a party outside the pool may still act
+            }
             long wait = due == null ? Long.MAX_VALUE : due.deadline - System.nanoTime();
             if (stealing) {
                 // Set before looking at the others, who look at it as they get busy: one of the two sees the other.
@@ -397,7 +421,7 @@ final class Worker implements Runnable {
         if (stealing && active.isEmpty()) {
             takeBatch(); // its own waiting batches (a thief may have emptied the active batch before a rotation)
         }
-        long now = System.nanoTime();
+        long now = pool.nanoTime();
         if (!timers.isEmpty()) {
             TimerHeap.fire(timers.takeDue(now, false));
         }

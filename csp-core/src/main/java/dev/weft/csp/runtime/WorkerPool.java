@@ -30,12 +30,26 @@ public final class WorkerPool {
     /** The {@code Weft.run} calls in progress, told if a carrier dies. */
     private final java.util.Set<RunGroup> runs = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private volatile DeadlockCheck deadlockCheck;
+    /** Null unless this is a simulated pool (one worker, virtual clock, seeded choices). */
+    final Simulation simulation;
+    /** Fails the runs of a simulated pool whose step budget is spent. */
+    private volatile Runnable budgetSpent;
 
     /** Starts {@code n} carrier threads named after {@code name}. */
     public WorkerPool(int n, String name, BiConsumer<Object, Throwable> uncaughtHandler) {
+        this(n, name, uncaughtHandler, null);
+    }
+
+    /** Starts the one carrier of a pool driven by {@code simulation}. */
+    public WorkerPool(String name, BiConsumer<Object, Throwable> uncaughtHandler, Simulation simulation) {
+        this(1, name, uncaughtHandler, simulation);
+    }
+
+    private WorkerPool(int n, String name, BiConsumer<Object, Throwable> uncaughtHandler, Simulation simulation) {
         if (n < 1) {
             throw new IllegalArgumentException("a scheduler needs at least one worker, got " + n);
         }
+        this.simulation = simulation;
         this.name = name;
         this.uncaughtHandler = uncaughtHandler;
         workers = new Worker[n];
@@ -56,6 +70,20 @@ public final class WorkerPool {
 
     Worker[] workers() {
         return workers;
+    }
+
+    /** The simulation driving this pool, or null for a pool on real time. */
+    public Simulation simulation() {
+        return simulation;
+    }
+
+    /**
+     * The time that deadlines of this pool's fibers are measured on: {@link System#nanoTime()}, or the
+     * virtual clock of a simulated pool.
+     */
+    public long nanoTime() {
+        Simulation s = simulation;
+        return s == null ? System.nanoTime() : s.nanoTime();
     }
 
     /** The number of carriers. */
@@ -212,6 +240,35 @@ public final class WorkerPool {
     /** Registers a {@code Weft.run} in progress. */
     public void runStarted(RunGroup run) {
         runs.add(run);
+    }
+
+    /** Fails every {@code Weft.run} in progress with {@code report} (see {@link RunGroup#fail}). */
+    public void failRuns(Throwable report) {
+        for (RunGroup run : runs) {
+            run.fail(report);
+        }
+    }
+
+    /** Installs what a simulated pool does once its step budget is spent. */
+    public void onBudgetSpent(Runnable action) {
+        this.budgetSpent = action;
+    }
+
+    /** The simulation's step budget is spent: the carrier, between two fibers, reports it. */
+    void budgetSpent() {
+        Runnable action = budgetSpent;
+        if (action != null) {
+            action.run();
+        }
+    }
+
+    /**
+     * Whether a simulated pool, about to park with timers pending, may move its clock to the next one: only
+     * if no party outside the pool could wake one of its fibers first (see {@link DeadlockCheck}).
+     */
+    boolean onlyTimersCanWake() {
+        DeadlockCheck check = deadlockCheck;
+        return check != null && blockingInFlight.get() == 0 && check.onlyTimersCanWake(this);
     }
 
     /** Unregisters a {@code Weft.run} that has returned. */
