@@ -24,15 +24,15 @@ public final class WeftTestExtension implements InvocationInterceptor, Parameter
         WeftTest test = method.getAnnotation(WeftTest.class);
         TestProcess body = new WovenTestMethod(call.getTarget().orElse(null), method, call.getArguments().toArray());
         Explorer explorer = new Explorer(test.preemption(), test.stepBudget());
-        Long replay = replaySeed(test);
+        Long replay = replaySeed(test, System.getProperty(SEED_PROPERTY));
         ScheduleFailure failure = replay != null ? explorer.run(replay, body) : explorer.explore(0, test.runs(), body);
         if (failure != null) {
             throw failure;
         }
     }
 
-    private static Long replaySeed(WeftTest test) {
-        String property = System.getProperty(SEED_PROPERTY);
+    /** The seed to replay: {@code property} (the value of {@link #SEED_PROPERTY}) if set, else the annotation's. */
+    static Long replaySeed(WeftTest test, String property) {
         if (property != null && !property.isBlank()) {
             try {
                 return Long.parseLong(property.trim());

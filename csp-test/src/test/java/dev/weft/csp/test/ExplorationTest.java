@@ -3,6 +3,7 @@ package dev.weft.csp.test;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.csp.Alternative;
@@ -140,6 +141,21 @@ class ExplorationTest {
     @Pausable
     void aSeedReplaysThatSeedOnly(WeftTestContext ctx) {
         assertEquals(42, ctx.seed());
+    }
+
+    @Test
+    void theSeedPropertyReplacesTheAnnotationsChoice() throws Exception {
+        WeftTest explore = getClass().getDeclaredMethod("exploringRunsTheBodyOncePerSeed", WeftTestContext.class)
+                .getAnnotation(WeftTest.class);
+        WeftTest replay = getClass().getDeclaredMethod("aSeedReplaysThatSeedOnly", WeftTestContext.class)
+                .getAnnotation(WeftTest.class);
+        assertNull(WeftTestExtension.replaySeed(explore, null));
+        assertEquals(42L, WeftTestExtension.replaySeed(replay, " "));
+        assertEquals(7L, WeftTestExtension.replaySeed(explore, "7"));
+        assertEquals(-3L, WeftTestExtension.replaySeed(replay, " -3 "));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> WeftTestExtension.replaySeed(explore, "seven"));
+        assertTrue(e.getMessage().contains("-Dweft.test.seed must be a number, got seven"), e.getMessage());
     }
 
     @AfterAll
