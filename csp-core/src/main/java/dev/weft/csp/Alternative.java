@@ -179,9 +179,6 @@ public final class Alternative {
     /** The select: check every guard under all locks; if none is ready, register with all and wait. */
     @Pausable
     private int choose(boolean[] pre, int start) {
-        if (Simulation.anyCreated()) {
-            Fiber.simulationPoint();
-        }
         int n = alt.length;
         boolean any = false;
         for (int i = 0; i < n; i++) {
@@ -191,14 +188,18 @@ public final class Alternative {
             throw new IllegalStateException("every guard of the Alternative is disabled by its precondition");
         }
         Fiber me = Fiber.current();
+        dev.weft.csp.runtime.WorkerPool user = me.isThreadBound() ? null : me.pool();
+        Simulation simulation = user == null ? null : user.simulation();
+        if (simulation != null) {
+            Fiber.simulationPoint();
+        }
         Selection sel = new Selection(me);
         Selection.Registration[] regs = new Selection.Registration[n];
         List<Fiber> wake = new ArrayList<>(1);
         long deadline = Deadlines.NEVER;
         int timer = -1;
         int chosen = -1;
-        dev.weft.csp.runtime.WorkerPool user = me.isThreadBound() ? null : me.pool();
-        long began = user == null ? System.nanoTime() : user.nanoTime();
+        long began = simulation == null ? System.nanoTime() : simulation.nanoTime();
         boolean cancelled = false;
         StackReserve.forOperation(); // covers the unregistering after the wait too
         try {

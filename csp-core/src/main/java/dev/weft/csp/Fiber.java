@@ -522,8 +522,8 @@ public final class Fiber extends Continuation {
 
     /**
      * A scheduling point of a simulated run ({@link Scheduler#simulated}): the fiber yields if the simulation
-     * draws so. Channel operations and selections call it behind {@link Simulation#anyCreated()}, so that a
-     * program on real time pays one static read for it.
+     * draws so. Channel operations call it behind {@link Simulation#anyCreated()} (a program on real time pays
+     * one static read for it), selections when their fiber's pool is simulated.
      */
     @Pausable
     static void simulationPoint() {

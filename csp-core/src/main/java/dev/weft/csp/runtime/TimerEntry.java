@@ -4,8 +4,8 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * A wake-up scheduled with {@link WorkerPool#wakeAt}: runs its action once {@link System#nanoTime()}
- * reaches its deadline, unless cancelled first. Firing and cancelling race through one compare-and-set, so
+ * A wake-up scheduled with {@link WorkerPool#wakeAt}: runs its action once the pool's clock
+ * ({@link WorkerPool#nanoTime()}) reaches its deadline, unless cancelled first. Firing and cancelling race through one compare-and-set, so
  * exactly one of them wins; a cancelled entry leaves its heap at once (a select that ends early, a sleep
  * that is cancelled, retain nothing until the deadline).
  */
@@ -38,7 +38,7 @@ public final class TimerEntry {
         this.heap = heap;
     }
 
-    /** The deadline, on the {@link System#nanoTime()} scale. */
+    /** The deadline, on the scale of its pool's clock ({@link WorkerPool#nanoTime()}). */
     public long deadline() {
         return deadline;
     }
@@ -68,7 +68,7 @@ public final class TimerEntry {
 
     @Override
     public String toString() {
-        long ms = (deadline - System.nanoTime()) / 1_000_000;
+        long ms = (deadline - heap.now()) / 1_000_000;
         return "timer due " + (ms >= 0 ? "in " + ms + " ms" : ms + " ms ago");
     }
 }

@@ -21,12 +21,23 @@ final class TimerHeap {
         }
     }
 
+    /** Whose clock the deadlines are on (for dumps: the carriers pass the time in). */
+    private final WorkerPool pool;
     private volatile int lock;
     private TimerEntry[] heap = new TimerEntry[8];
     private int size;
     private long seq;
     /** The earliest entry, or null: read without the lock to decide whether to look. */
     private volatile TimerEntry first;
+
+    TimerHeap(WorkerPool pool) {
+        this.pool = pool;
+    }
+
+    /** The time on the deadlines' scale: the pool's clock. */
+    long now() {
+        return pool.nanoTime();
+    }
 
     TimerEntry first() {
         return first;

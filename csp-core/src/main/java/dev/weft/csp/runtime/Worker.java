@@ -55,7 +55,7 @@ final class Worker implements Runnable {
     final int index;
     final Inbox inbox = new Inbox();
     final MigrationWindow window = new MigrationWindow();
-    final TimerHeap timers = new TimerHeap();
+    final TimerHeap timers;
     final LiveFibers live = new LiveFibers();
     private final boolean stealing;
     /** Null unless the pool is simulated: then the next fiber is a seeded random pick (one worker). */
@@ -95,6 +95,7 @@ final class Worker implements Runnable {
         this.index = index;
         this.stealing = stealing;
         this.simulation = pool.simulation;
+        this.timers = new TimerHeap(pool);
         this.active = new RunQueue(stealing);
     }
 

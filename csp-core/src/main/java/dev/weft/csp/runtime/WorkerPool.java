@@ -161,7 +161,7 @@ public final class WorkerPool {
     }
 
     /**
-     * Runs {@code action} once {@link System#nanoTime()} reaches {@code deadline}: on the current worker's
+     * Runs {@code action} once {@link #nanoTime()} reaches {@code deadline}: on the current worker's
      * timers if it is ours, else on a worker's that is woken to take the new deadline into account. Costs no
      * thread; any idle worker fires a due timer if its own worker is busy.
      */

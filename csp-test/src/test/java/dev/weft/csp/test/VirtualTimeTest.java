@@ -2,6 +2,7 @@ package dev.weft.csp.test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.csp.Alternative;
 import dev.weft.csp.Channel;
@@ -86,6 +87,17 @@ class VirtualTimeTest {
         One2OneChannel<String> never = Channel.one2one();
         assertEquals(0, new Alternative(Guards.deadline(start + Duration.ofSeconds(9).toNanos()), never.in()).select());
         assertEquals(Duration.ofSeconds(9), ctx.elapsed());
+    }
+
+    @WeftTest
+    @Timeout(10)
+    @Pausable
+    void fiberDumpsTellTimersOnTheVirtualClock(WeftTestContext ctx) {
+        Fiber sleeper = Weft.spawn(() -> Timer.sleep(Duration.ofHours(1)));
+        Timer.sleep(Duration.ofMinutes(15)); // meanwhile the sleeper runs and sleeps
+        String dump = ctx.scheduler().dumpFibers();
+        assertTrue(dump.contains("timer due in 2700000 ms"), dump);
+        sleeper.cancel();
     }
 
     /**
