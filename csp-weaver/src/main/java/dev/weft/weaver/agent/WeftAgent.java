@@ -6,17 +6,11 @@ import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
-import net.bytebuddy.ByteBuddy;
-import net.bytebuddy.agent.builder.AgentBuilder;
-import net.bytebuddy.dynamic.scaffold.MethodGraph;
-import net.bytebuddy.dynamic.scaffold.TypeValidation;
-import net.bytebuddy.matcher.ElementMatchers;
-import net.bytebuddy.utility.JavaModule;
 
 /**
  * The java agent: {@code java -javaagent:csp-weaver.jar ...} weaves {@code @Pausable} code as classes load.
  *
- * <p>How it is built, and why. The engine works on whole class files, so Byte Buddy's {@link AgentBuilder}
+ * <p>How it is built, and why. The engine works on whole class files, so Byte Buddy's {@code AgentBuilder}
  * does not transform anything itself: it is used in frozen mode ({@code disableClassFormatChanges}: no
  * member, initializer or helper class of its own), which keeps it compatible with other agents such as
  * JaCoCo, and supplies the circularity lock and error listener. {@link WeavingTypeStrategy} takes the class
@@ -29,6 +23,10 @@ import net.bytebuddy.utility.JavaModule;
  * (JaCoCo's), in either {@code -javaagent} order: they see the class file as it is on disk. A class woven as
  * it loaded is woven again when retransformed (to the same methods); weaving adds methods, which the JVM
  * forbids for loaded classes, so with {@link #agentmain} only classes loaded after the attach are woven.
+ *
+ * <p>Start-up stays cheap ({@link LazyWeaving}): classes whose bytes show that they cannot need weaving
+ * ({@link ClassFileScan}) are answered at once, and the Byte Buddy transformer ({@link WeavingTransformer})
+ * and the engine are built when the first class that may need weaving loads.
  *
  * <p>One engine per class loader ({@link WeaverCache}) resolves callees through that loader's resources.
  * Weave errors are printed to standard error, prefixed {@code weft agent:}, and the class is loaded
@@ -64,7 +62,9 @@ public final class WeftAgent {
             quietByteBuddy();
             // Retransformation-capable: the JVM runs such transformers after every other one, whatever the
             // -javaagent order, so coverage agents (JaCoCo) see the class file as on disk, as their report does.
-            inst.addTransformer(transformer(new WeaverCache(isPreemptive(args)), System.err),
+            // Built lazily: start-up pays for the engine only once a class that may need weaving loads.
+            boolean preemptive = isPreemptive(args);
+            inst.addTransformer(new LazyWeaving(() -> transformer(new WeaverCache(preemptive), System.err)),
                     inst.isRetransformClassesSupported());
         }
     }
@@ -90,27 +90,8 @@ public final class WeftAgent {
         }
     }
 
-    /** The agent's transformer, weaving through {@code transforms} (one per class loader). */
+    /** The agent's weaving transformer, weaving through {@code transforms} (one per class loader). */
     static ClassFileTransformer transformer(Function<ClassLoader, ClassTransform> transforms, PrintStream err) {
-        AgentReporter reporter = new AgentReporter(err);
-        ClassFileTransformer byteBuddy = new AgentBuilder.Default(new ByteBuddy()
-                        .with(TypeValidation.DISABLED)
-                        .with(MethodGraph.Compiler.ForDeclaredMethods.INSTANCE))
-                .disableClassFormatChanges()
-                .with(new WeavingTypeStrategy(transforms, reporter)) // after disableClassFormatChanges, which sets its own
-                .with(AgentBuilder.RedefinitionStrategy.DISABLED)
-                .with(AgentBuilder.DescriptionStrategy.Default.POOL_ONLY) // describe from bytes, never load a class
-                .with(new AgentBuilder.Listener.Adapter() {
-                    @Override
-                    public void onError(String typeName, ClassLoader loader, JavaModule module, boolean loaded,
-                            Throwable throwable) {
-                        reporter.failure(typeName, throwable);
-                    }
-                })
-                .ignore(new AgentFilter())
-                .type(ElementMatchers.any())
-                .transform((builder, type, loader, module, domain) -> builder)
-                .makeRaw();
-        return new WovenOnly(byteBuddy, transforms);
+        return WeavingTransformer.create(transforms, err);
     }
 }
