@@ -114,8 +114,13 @@ class LauncherTest {
                 SumOfIndices.class.getName()).redirectOutput(ProcessBuilder.Redirect.INHERIT).start();
         try {
             BufferedReader err = new BufferedReader(new InputStreamReader(byHand.getErrorStream(), UTF_8));
-            String said = err.readLine();
-            assertTrue(said != null && said.contains("not reachable yet"), "the worker said " + said);
+            // The JVM may warn first (on JDK 24+, about sun.misc.Unsafe in a library): read on to the worker's word.
+            StringBuilder said = new StringBuilder();
+            String line;
+            while ((line = err.readLine()) != null && !line.contains("not reachable yet")) {
+                said.append(line).append('\n');
+            }
+            assertTrue(line != null, "the worker said " + said);
             Launcher launcher = Launcher.builder().nodes(2).remoteNodes(1).bind("127.0.0.1", port)
                     .heartbeat(Duration.ofMillis(200), TIMEOUT).build();
             CompletableFuture<Long> sum = CompletableFuture.supplyAsync(() -> launcher.run(SumOfIndices.class, "100"));
