@@ -22,7 +22,7 @@ final class LazyWeaving implements ClassFileTransformer {
     @Override
     public byte[] transform(Module module, ClassLoader loader, String name, Class<?> classBeingRedefined,
             ProtectionDomain domain, byte[] buffer) throws IllegalClassFormatException {
-        if (AgentNames.ignores(name, loader) || !ClassFileScan.mayNeedWeaving(buffer)) {
+        if (AgentNames.ignores(name, loader) || !ClassFileScan.mayNeedWeaving(buffer, loader)) {
             return null;
         }
         return weaving().transform(module, loader, name, classBeingRedefined, domain, buffer);
@@ -31,7 +31,7 @@ final class LazyWeaving implements ClassFileTransformer {
     @Override
     public byte[] transform(ClassLoader loader, String name, Class<?> classBeingRedefined, ProtectionDomain domain,
             byte[] buffer) throws IllegalClassFormatException {
-        if (AgentNames.ignores(name, loader) || !ClassFileScan.mayNeedWeaving(buffer)) {
+        if (AgentNames.ignores(name, loader) || !ClassFileScan.mayNeedWeaving(buffer, loader)) {
             return null;
         }
         return weaving().transform(loader, name, classBeingRedefined, domain, buffer);

@@ -25,10 +25,36 @@ class LazyWeavingTest {
         }
     }
 
-    /** Makes a lambda, which may target a pausable interface. */
-    static final class MakesALambda {
+    /** Makes a lambda of a JDK interface, which is never pausable. */
+    static final class MakesAJdkLambda {
         Supplier<String> hello() {
             return () -> "hello";
+        }
+    }
+
+    /** An interface of the user's that names Weft (as a pausable one does, with its annotation). */
+    interface LooksPausable {
+        String WEFT = "dev/weft/csp/Pausable";
+
+        void run();
+    }
+
+    /** An interface of the user's that does not. */
+    interface Plainly {
+        void run();
+    }
+
+    /** Makes lambdas of both. */
+    static final class MakesUserLambdas {
+        LooksPausable pausable() {
+            return () -> { };
+        }
+    }
+
+    /** Makes a lambda of the plain one only. */
+    static final class MakesAPlainUserLambda {
+        Plainly plain() {
+            return () -> { };
         }
     }
 
@@ -47,10 +73,16 @@ class LazyWeavingTest {
 
     @Test
     void theBytesTellWhichClassesMayNeedWeaving() throws IOException {
-        assertFalse(ClassFileScan.mayNeedWeaving(bytesOf(Plain.class)));
-        assertTrue(ClassFileScan.mayNeedWeaving(bytesOf(MakesALambda.class)));
-        assertTrue(ClassFileScan.mayNeedWeaving(bytesOf(NamesWeft.class)));
-        assertFalse(ClassFileScan.mayNeedWeaving(null));
+        ClassLoader app = getClass().getClassLoader();
+        assertFalse(ClassFileScan.mayNeedWeaving(bytesOf(Plain.class), app));
+        assertTrue(ClassFileScan.mayNeedWeaving(bytesOf(NamesWeft.class), app));
+        assertFalse(ClassFileScan.mayNeedWeaving(bytesOf(MakesAJdkLambda.class), app), "a JDK interface");
+        assertTrue(ClassFileScan.mayNeedWeaving(bytesOf(MakesUserLambdas.class), app), "a user interface naming Weft");
+        assertFalse(ClassFileScan.mayNeedWeaving(bytesOf(MakesAPlainUserLambda.class), app), "one that does not");
+        assertTrue(ClassFileScan.mayNeedWeaving(bytesOf(MakesAPlainUserLambda.class), null), "no loader: unknown");
+        assertFalse(ClassFileScan.mayNeedWeaving(null, app));
+        assertTrue(ClassFileScan.lambdaInterfaces(bytesOf(MakesUserLambdas.class)).contains(
+                LooksPausable.class.getName().replace('.', '/')));
         assertTrue(ClassFileScan.contains("xxdev/weft/csp/".getBytes(), "dev/weft/csp/".getBytes()));
         assertFalse(ClassFileScan.contains("dev/weft/cs".getBytes(), "dev/weft/csp/".getBytes()));
     }
@@ -77,7 +109,9 @@ class LazyWeavingTest {
         assertNull(lazy.transform(m, app, "java/lang/Thing", null, null, bytesOf(NamesWeft.class)));
         assertFalse(lazy.started(), "nothing that may need weaving has loaded yet");
         assertEquals(0, built.get());
-        lazy.transform(m, app, "com/acme/Lambdas", null, null, bytesOf(MakesALambda.class));
+        assertNull(lazy.transform(m, app, "com/acme/JdkLambda", null, null, bytesOf(MakesAJdkLambda.class)));
+        assertFalse(lazy.started(), "a lambda of a JDK interface cannot need weaving");
+        lazy.transform(m, app, "com/acme/Lambdas", null, null, bytesOf(MakesUserLambdas.class));
         lazy.transform(m, app, "com/acme/Weft", null, null, bytesOf(NamesWeft.class));
         assertTrue(lazy.started());
         assertEquals(1, built.get(), "built once");
