@@ -696,6 +696,7 @@ public final class Fiber extends Continuation {
             }
             if (hasSavedFrames()) {
                 mode = RESUMING;
+                RuntimeEvents.fiberResumed(this);
             } else if (cancelled) {
                 end(cancelledError()); // cancelled before it ever ran: it does not start
                 return;
@@ -718,6 +719,7 @@ public final class Fiber extends Continuation {
             mode = RUNNING;
             if (pauseKind == INTO_CHANNEL) {
                 pauseKind = NOT_YIELDING;
+                RuntimeEvents.fiberParking(this, blocker); // before the unlock, after which it may be woken
                 STATE.lazySet(this, QUEUED);
                 ((ChannelImpl<?>.End) blocker).channel().unlock(); // the channel's next party may wake it from now on
                 return;
@@ -727,6 +729,7 @@ public final class Fiber extends Continuation {
                 pool.yielded(this); // to the back of this carrier's queue
                 return;
             }
+            RuntimeEvents.fiberParking(this, blocker);
             if (STATE.compareAndSet(this, RUNNING_STATE, PARKED)) {
                 return;
             }
@@ -873,10 +876,22 @@ public final class Fiber extends Continuation {
      * {@code Foo} or {@code lambda in Foo}.
      */
     String processName() {
+        if (process instanceof WrappedProcess) {
+            WrappedProcess w = (WrappedProcess) process;
+            String n = w.name;
+            if (n == null && nameOf(w.wrapped()).startsWith("lambda in ")) {
+                String method = userLambdaMethod();
+                if (method != null) {
+                    n = "lambda in " + method;
+                    w.name = n; // found once the fiber paused: kept, so that the name does not change
+                }
+            }
+            return n != null ? n : nameOf(w.wrapped());
+        }
         return process == null ? "?" : nameOf(process);
     }
 
-    /** {@code Foo} or {@code lambda in Foo}, for the process a par's branch or a task wraps too. */
+    /** {@code Foo} or {@code lambda in Foo}. */
     private static String nameOf(Object process) {
         if (process instanceof NamedProcess) {
             return ((NamedProcess) process).name;
@@ -887,6 +902,34 @@ public final class Fiber extends Continuation {
         String n = process.getClass().getName();
         int lambda = n.indexOf("$$Lambda");
         return lambda >= 0 ? "lambda in " + n.substring(0, lambda) : n;
+    }
+
+    /**
+     * For a paused fiber running a wrapped lambda, the method the lambda is written in ({@code com.acme.Foo.bar}
+     * for {@code lambda$bar$0}): its outermost saved frame outside the wrapper's own code. Null if the fiber
+     * has no such frame saved (it runs, or never paused).
+     */
+    private String userLambdaMethod() {
+        String[] sites = pauseSites(); // innermost first: "pkg.Class.method(File.java:42)"
+        for (int i = sites.length - 1; i >= 0; i--) {
+            String site = sites[i];
+            int paren = site.indexOf('(');
+            int dot = paren < 0 ? -1 : site.lastIndexOf('.', paren);
+            if (dot < 0) {
+                return null;
+            }
+            String cls = site.substring(0, dot);
+            if (cls.startsWith("dev.weft.csp.Parallel") || cls.startsWith("dev.weft.csp.Task")) {
+                continue; // the wrapper's frames
+            }
+            String method = site.substring(dot + 1, paren);
+            if (!method.startsWith("lambda$")) {
+                return null;
+            }
+            int end = method.indexOf('$', "lambda$".length());
+            return cls + "." + method.substring("lambda$".length(), end < 0 ? method.length() : end);
+        }
+        return null;
     }
 
     @Override

@@ -79,7 +79,7 @@ public final class Parallel {
     }
 
     /** One branch of a par: runs the user's process for the par, named after it. */
-    private static final class Branch implements WrappedProcess {
+    private static final class Branch extends WrappedProcess {
         private final Par par;
         private final CSProcess process;
 

@@ -67,7 +67,7 @@ public final class Task<T> {
     }
 
     /** The task's fiber: computes the value and keeps it. Named after the computation in dumps. */
-    private static final class Body<T> implements WrappedProcess {
+    private static final class Body<T> extends WrappedProcess {
         private final Task<T> task;
         private final Computation<T> computation;
 

@@ -43,7 +43,7 @@ class FiberDumpTest {
         assertThrows(IllegalArgumentException.class, () -> Weft.spawn((String) null, () -> { }));
     }
 
-    /** A branch of Parallel.run is named after its process, not after Parallel. */
+    /** A branch of Parallel.run is named after the method its lambda is written in, not after Parallel. */
     @Test
     @Timeout(20)
     void parallelBranchesAreNamedAfterTheirProcesses() {
@@ -53,7 +53,7 @@ class FiberDumpTest {
                 Parallel.run(() -> c.in().read(), () -> c.out().write(1), () -> c.out().write(2));
             }));
             assertTrue(e.getMessage().contains(
-                    "[lambda in dev.weft.csp.FiberDumpTest]"),
+                    "[lambda in dev.weft.csp.FiberDumpTest.parallelBranchesAreNamedAfterTheirProcesses]"),
                     e.getMessage());
         }
     }

@@ -84,12 +84,13 @@ class ObservabilityTest {
 
     @Test
     @Timeout(60)
-    void jfrRecordsSpawnsEndsStealsDeadlocksAndStuckCarriers() throws Exception {
+    void jfrRecordsSpawnsParksEndsStealsDeadlocksAndStuckCarriers() throws Exception {
         Path file = Files.createTempFile("weft", ".jfr");
         try (Recording rec = new Recording()) {
             for (String e : List.of("FiberSpawn", "FiberEnd", "Steal", "Deadlock", "StuckCarrier")) {
                 rec.enable("dev.weft." + e);
             }
+            rec.enable("dev.weft.FiberPark").withThreshold(java.time.Duration.ofMillis(20));
             rec.start();
             try (Scheduler one = Scheduler.singleThreaded()) {
                 Weft.run(one, () -> Weft.spawn("recorded", () -> sleepOnTheCarrier()).join());
@@ -98,6 +99,16 @@ class ObservabilityTest {
                 } catch (DeadlockException expected) {
                     // recorded too
                 }
+            }
+            try (Scheduler one = Scheduler.singleThreaded()) { // a wait of 50 ms on a channel: a park event
+                Weft.run(one, () -> {
+                    One2OneChannel<Integer> late = Channel.one2one();
+                    Weft.spawn(() -> {
+                        Timer.sleep(java.time.Duration.ofMillis(50));
+                        late.out().write(1);
+                    });
+                    late.in().read();
+                });
             }
             try (Scheduler two = Scheduler.create(2)) {
                 Weft.run(two, () -> Parallel.forRange(0, 2000, i -> {
@@ -111,8 +122,13 @@ class ObservabilityTest {
         }
         List<String> names = new ArrayList<>();
         String spawned = null;
+        boolean parkedOnTheChannel = false;
         for (RecordedEvent e : RecordingFile.readAllEvents(file)) {
             names.add(e.getEventType().getName());
+            if (e.getEventType().getName().equals("dev.weft.FiberPark")
+                    && e.getString("blocker").startsWith("the input of channel")) {
+                parkedOnTheChannel |= e.getDuration().toMillis() >= 45;
+            }
             if (e.getEventType().getName().equals("dev.weft.FiberSpawn") && e.getString("fiber").contains("recorded")) {
                 spawned = e.getString("fiber");
             }
@@ -120,6 +136,7 @@ class ObservabilityTest {
         Files.delete(file);
         assertTrue(spawned != null, "the named fiber's spawn");
         assertTrue(names.contains("dev.weft.FiberEnd"));
+        assertTrue(parkedOnTheChannel, "the 50 ms wait on the channel, with what it waited on");
         assertTrue(names.contains("dev.weft.Deadlock"));
         assertTrue(names.contains("dev.weft.StuckCarrier"));
         assertTrue(names.contains("dev.weft.Steal"), "2000 yielding fibers on two carriers: some are stolen");

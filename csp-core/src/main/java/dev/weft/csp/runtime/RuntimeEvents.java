@@ -8,15 +8,17 @@ import jdk.jfr.Name;
 import jdk.jfr.StackTrace;
 
 /**
- * Weft's JDK Flight Recorder events, category "Weft": fiber spawn and end, steals between carriers, deadlock
- * reports, carriers stuck in one slice. Record them as any JFR event ({@code jcmd PID JFR.start}, or
- * {@code -XX:StartFlightRecording}); spawn, end and steal events are off in JFR's default settings (there can
- * be millions), switch them on by name ({@code dev.weft.FiberSpawn#enabled=true}). While nothing records
- * them an event costs a test of a flag: the event object is never made. A runtime without the
+ * Weft's JDK Flight Recorder events, category "Weft": fiber spawn, park (what it waited on and how long, above
+ * 20 ms) and end, steals between carriers, deadlock reports, carriers stuck in one slice. Record them as any JFR event ({@code jcmd PID JFR.start}, or
+ * {@code -XX:StartFlightRecording}); spawn, park, end and steal events are off in JFR's default settings (there
+ * can be millions), switch them on by name ({@code dev.weft.FiberSpawn#enabled=true}). While nothing records
+ * them an event costs a test of a flag: no event object is made. A runtime without the
  * {@code jdk.jfr} module gets no events and pays nothing.
  */
 public final class RuntimeEvents {
     private static final boolean JFR = ModuleLayer.boot().findModule("jdk.jfr").isPresent();
+    /** Set once a park has been recorded: only then does a resume look for one to end. */
+    private static volatile boolean parksRecorded;
 
     private RuntimeEvents() {
     }
@@ -32,6 +34,23 @@ public final class RuntimeEvents {
     public static void fiberEnded(Object fiber, Throwable failure) {
         if (JFR) {
             Events.ended(fiber, failure);
+        }
+    }
+
+    /**
+     * A fiber parks on {@code blocker}: called before anything can wake it. While {@code dev.weft.FiberPark} is
+     * recorded, the event begins here and ends when the fiber resumes ({@link #fiberResumed}).
+     */
+    public static void fiberParking(Object fiber, Object blocker) {
+        if (JFR) {
+            Events.parking(fiber, blocker);
+        }
+    }
+
+    /** A fiber resumes: ends its park event, if one was begun. */
+    public static void fiberResumed(Object fiber) {
+        if (parksRecorded) {
+            Events.resumed(fiber);
         }
     }
 
@@ -56,9 +75,35 @@ public final class RuntimeEvents {
 
     /** The events themselves, loaded only where the jdk.jfr module is. */
     private static final class Events {
+        // One instance of each frequent event, only asked whether it is enabled: the fast paths allocate
+        // nothing while nothing records (isEnabled reads the event type's settings, shared by all instances).
+        private static final FiberPark PARK = new FiberPark();
+        private static final FiberSpawn SPAWN = new FiberSpawn();
+        private static final FiberEnd END = new FiberEnd();
+        /** Parks under way while FiberPark is recorded: a fiber has no field to spare for its event. */
+        private static final java.util.Map<Object, FiberPark> PARKS = new java.util.concurrent.ConcurrentHashMap<>();
+
+        static void parking(Object fiber, Object blocker) {
+            if (PARK.isEnabled()) {
+                FiberPark e = new FiberPark();
+                e.begin();
+                e.fiber = String.valueOf(fiber);
+                e.blocker = String.valueOf(blocker);
+                PARKS.put(fiber, e);
+                parksRecorded = true;
+            }
+        }
+
+        static void resumed(Object fiber) {
+            FiberPark e = PARKS.remove(fiber);
+            if (e != null) {
+                e.commit(); // its duration: from the park to this resume; below the threshold, dropped
+            }
+        }
+
         static void spawned(Object fiber, String scheduler) {
-            FiberSpawn e = new FiberSpawn();
-            if (e.isEnabled()) {
+            if (SPAWN.isEnabled()) {
+                FiberSpawn e = new FiberSpawn();
                 e.fiber = String.valueOf(fiber);
                 e.scheduler = scheduler;
                 e.commit();
@@ -66,8 +111,8 @@ public final class RuntimeEvents {
         }
 
         static void ended(Object fiber, Throwable failure) {
-            FiberEnd e = new FiberEnd();
-            if (e.isEnabled()) {
+            if (END.isEnabled()) {
+                FiberEnd e = new FiberEnd();
                 e.fiber = String.valueOf(fiber);
                 e.failure = failure == null ? null : failure.toString();
                 e.commit();
@@ -111,6 +156,20 @@ public final class RuntimeEvents {
         String fiber;
         @Label("Scheduler")
         String scheduler;
+    }
+
+    @Name("dev.weft.FiberPark")
+    @Label("Fiber Park")
+    @Category("Weft")
+    @Description("A fiber waited: on what, and for how long (from its park to its resume)")
+    @StackTrace(false)
+    @jdk.jfr.Enabled(false)
+    @jdk.jfr.Threshold("20 ms")
+    static final class FiberPark extends Event {
+        @Label("Fiber")
+        String fiber;
+        @Label("Waited On")
+        String blocker;
     }
 
     @Name("dev.weft.FiberEnd")
