@@ -41,20 +41,18 @@ class ObservabilityTest {
 
     @BeforeEach
     void listen() {
-        System.setProperty("weft.stuckCarrierMillis", "50");
         Logger.getLogger("dev.weft.csp").addHandler(capture);
     }
 
     @AfterEach
     void stopListening() {
         Logger.getLogger("dev.weft.csp").removeHandler(capture);
-        System.clearProperty("weft.stuckCarrierMillis");
     }
 
     @Pausable
     static void sleepOnTheCarrier() {
         try {
-            Thread.sleep(400); // the mistake the warning is for: it blocks the carrier
+            Thread.sleep(100); // the mistake the warning is for (the example): it blocks the carrier
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -9,7 +9,7 @@ import java.util.concurrent.locks.LockSupport;
  * Warns when a fiber holds its carrier for long without pausing: a fiber that calls {@code Thread.sleep},
  * blocking I/O or a lock stalls every fiber queued behind it, and nothing else would say so. One daemon thread
  * for the whole JVM looks at every scheduler's carriers a few times per threshold; a slice seen running past
- * the threshold ({@code weft.stuckCarrierMillis}, default 200 ms, 0 to switch off) while its carrier waits
+ * the threshold ({@code weft.stuckCarrierMillis}, default 50 ms, 0 to switch off) while its carrier waits
  * (sleeps, blocks on a lock), or ten times that while it runs (a computation, or blocking I/O, which the JVM
  * shows as running), is reported once, through
  * {@link System.Logger} (logger {@code dev.weft.csp}, level WARNING) with the carrier's stack, and as a JFR
@@ -26,7 +26,7 @@ final class CarrierWatchdog {
 
     /** The threshold in nanoseconds, read each round so that it can be changed while running; 0: off. */
     static long thresholdNanos() {
-        return Math.max(0, Long.getLong("weft.stuckCarrierMillis", 200)) * 1_000_000;
+        return Math.max(0, Long.getLong("weft.stuckCarrierMillis", 50)) * 1_000_000;
     }
 
     /** Starts watching {@code pool}'s carriers (and the watchdog, on first use). */
