@@ -203,8 +203,9 @@ class PreemptionTest {
         }
         // Once due, the timer fires at the next yield and its fiber waits one pass of the queue (~5 ms here).
         // It used to wait for the worker's next rotation, every 256 slices: every nap ~30 ms late here. The
-        // best nap tells that delay from a busy machine's, which makes only some naps late.
-        assertTrue(Arrays.stream(lateness).min().getAsLong() < 20_000_000, () -> "late by (ms) "
+        // best nap tells that delay from a busy machine's, which makes only some naps late (at load 9 on 2 cores
+        // the best of 9 was 20.2 ms: the bound sits between that and the old 30 ms).
+        assertTrue(Arrays.stream(lateness).min().getAsLong() < 25_000_000, () -> "late by (ms) "
                 + Arrays.stream(lateness).mapToObj(l -> String.format("%.1f", l / 1e6))
                 .collect(Collectors.joining(", ")));
     }
