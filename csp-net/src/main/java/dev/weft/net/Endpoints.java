@@ -95,7 +95,7 @@ final class Endpoints implements LinkListener {
     void uses(Link link, LinkUser user) {
         users.computeIfAbsent(link, l -> ConcurrentHashMap.newKeySet()).add(user);
         if (link.isLost()) {
-            lost(link, "the link to " + link.peer() + " was lost"); // lost before the user was recorded
+            lost(link, link.whyLost()); // lost before the user was recorded
         }
     }
 

@@ -26,6 +26,9 @@ public interface Link {
     /** Whether the link has been lost (or refused, or closed). */
     boolean isLost();
 
+    /** Why the link was lost, as its listener was told (a refused handshake says what was wrong). */
+    String whyLost();
+
     /**
      * Whether the link ended in order, because the peer's node closed and said goodbye, rather than by a
      * failure (a crash, a reset, missing heartbeats, a refused frame). Meaningful once it is lost.

@@ -22,6 +22,7 @@ abstract class QueuedLink implements Link {
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
     private final AtomicBoolean lost = new AtomicBoolean();
     private volatile boolean orderly; // set once lost, before the listener hears of it
+    private volatile String whyLost; // set once lost, before the listener hears of it
 
     QueuedLink(NodeAddress peer, EventLoop loop, LinkListener listener, int maxFrameBytes) {
         this.peer = peer;
@@ -124,6 +125,7 @@ abstract class QueuedLink implements Link {
             return;
         }
         this.orderly = orderly;
+        this.whyLost = why;
         queue.clear();
         Runnable end = () -> {
             release(toPeer);
@@ -157,6 +159,12 @@ abstract class QueuedLink implements Link {
     @Override
     public final boolean isLost() {
         return lost.get();
+    }
+
+    @Override
+    public final String whyLost() {
+        String why = whyLost;
+        return why != null ? why : "the link to " + peer + " was lost";
     }
 
     @Override
