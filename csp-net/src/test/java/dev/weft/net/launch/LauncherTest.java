@@ -74,14 +74,16 @@ class LauncherTest {
         public String run(Cluster c) {
             if (c.index() == 0) {
                 NetChannelInput<long[]> pids = c.node().net2one("pids");
-                for (int i = 1; i < c.size(); i++) {
+                long node2 = -1;
+                for (int i = 1; i < c.size(); i++) { // every pid first: the kill ends the run at once
                     long[] got = pids.read();
                     WORKER_PIDS.add(got[1]);
                     if (got[0] == 2) {
-                        KILLED_AT.add(System.nanoTime());
-                        ProcessHandle.of(got[1]).ifPresent(ProcessHandle::destroyForcibly);
+                        node2 = got[1];
                     }
                 }
+                KILLED_AT.add(System.nanoTime());
+                ProcessHandle.of(node2).ifPresent(ProcessHandle::destroyForcibly);
                 c.node().<String>net2one("never").read();
                 return "unreachable";
             }
