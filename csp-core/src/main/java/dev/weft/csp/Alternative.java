@@ -3,9 +3,11 @@ package dev.weft.csp;
 import dev.weft.csp.runtime.Simulation;
 import dev.weft.csp.runtime.StackReserve;
 import dev.weft.csp.runtime.TimerEntry;
+import dev.weft.csp.runtime.WorkerPool;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Waits for one of several guards to become ready: channel inputs (a value is waiting), channel outputs
@@ -73,13 +75,13 @@ public final class Alternative {
     /** Where a new alternative starts looking: drawn by the simulation of a simulated fiber, else at random. */
     private static int randomStart(int n) {
         if (Simulation.anyCreated()) {
-            dev.weft.csp.runtime.WorkerPool pool = Uses.callerPool();
+            WorkerPool pool = Uses.callerPool();
             Simulation s = pool == null ? null : pool.simulation();
             if (s != null) {
                 return s.choose(n);
             }
         }
-        return java.util.concurrent.ThreadLocalRandom.current().nextInt(n);
+        return ThreadLocalRandom.current().nextInt(n);
     }
 
     /** Waits for some ready guard and returns its index; fair over repeated calls. */
@@ -137,7 +139,7 @@ public final class Alternative {
         Selection sel = new Selection(null);
         List<Fiber> wake = new ArrayList<>(1);
         int chosen = -1;
-        dev.weft.csp.runtime.WorkerPool user = Uses.callerPool();
+        WorkerPool user = Uses.callerPool();
         long now = user == null ? System.nanoTime() : user.nanoTime();
         StackReserve.forOperation();
         try {
@@ -188,7 +190,7 @@ public final class Alternative {
             throw new IllegalStateException("every guard of the Alternative is disabled by its precondition");
         }
         Fiber me = Fiber.current();
-        dev.weft.csp.runtime.WorkerPool user = me.isThreadBound() ? null : me.pool();
+        WorkerPool user = me.isThreadBound() ? null : me.pool();
         Simulation simulation = user == null ? null : user.simulation();
         if (simulation != null) {
             Fiber.simulationPoint();

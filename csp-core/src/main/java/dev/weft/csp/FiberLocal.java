@@ -25,6 +25,8 @@ import java.util.function.Supplier;
  * @param <T> the value's type
  */
 public final class FiberLocal<T> {
+    /** What a fiber's map gives for a fiber local it has no value for (null may be a value). */
+    private static final Object UNSET = new Object();
     private final Supplier<? extends T> initial;
 
     /** A fiber local whose value is null until it is set. */
@@ -48,8 +50,9 @@ public final class FiberLocal<T> {
     @SuppressWarnings("unchecked")
     public T get() {
         Fiber f = owner();
-        if (f.locals != null && f.locals.containsKey(this)) {
-            return (T) f.locals.get(this);
+        Object v0 = f.locals == null ? UNSET : f.locals.getOrDefault(this, UNSET); // one lookup: null is a value
+        if (v0 != UNSET) {
+            return (T) v0;
         }
         T v = initial.get();
         set(f, v);

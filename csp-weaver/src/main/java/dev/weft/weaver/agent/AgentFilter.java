@@ -7,14 +7,9 @@ import net.bytebuddy.utility.JavaModule;
 
 /** {@link AgentNames} as Byte Buddy's matcher of the types it must ignore. */
 final class AgentFilter implements AgentBuilder.RawMatcher {
-    /** As {@link AgentNames#ignores}. */
-    static boolean ignores(String name, ClassLoader loader) {
-        return AgentNames.ignores(name, loader);
-    }
-
     @Override
     public boolean matches(TypeDescription type, ClassLoader loader, JavaModule module, Class<?> classBeingRedefined,
             ProtectionDomain protectionDomain) {
-        return ignores(type.getName(), loader);
+        return AgentNames.ignores(type.getName(), loader);
     }
 }

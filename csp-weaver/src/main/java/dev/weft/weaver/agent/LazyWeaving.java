@@ -22,7 +22,7 @@ final class LazyWeaving implements ClassFileTransformer {
     @Override
     public byte[] transform(Module module, ClassLoader loader, String name, Class<?> classBeingRedefined,
             ProtectionDomain domain, byte[] buffer) throws IllegalClassFormatException {
-        if (AgentNames.ignores(name, loader) || !ClassFileScan.mayNeedWeaving(buffer, loader)) {
+        if (!mayNeedWeaving(loader, name, buffer)) {
             return null;
         }
         return weaving().transform(module, loader, name, classBeingRedefined, domain, buffer);
@@ -31,10 +31,14 @@ final class LazyWeaving implements ClassFileTransformer {
     @Override
     public byte[] transform(ClassLoader loader, String name, Class<?> classBeingRedefined, ProtectionDomain domain,
             byte[] buffer) throws IllegalClassFormatException {
-        if (AgentNames.ignores(name, loader) || !ClassFileScan.mayNeedWeaving(buffer, loader)) {
+        if (!mayNeedWeaving(loader, name, buffer)) {
             return null;
         }
         return weaving().transform(loader, name, classBeingRedefined, domain, buffer);
+    }
+
+    private static boolean mayNeedWeaving(ClassLoader loader, String name, byte[] buffer) {
+        return !AgentNames.ignores(name, loader) && ClassFileScan.mayNeedWeaving(buffer, loader);
     }
 
     /** Whether the weaving transformer has been built: a class that may need weaving has loaded. */

@@ -1,11 +1,7 @@
 package dev.weft.weaver.agent;
 
-import dev.weft.weaver.tool.ClassTransform;
-import java.io.PrintStream;
-import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Function;
 
 /**
  * The java agent: {@code java -javaagent:csp-weaver.jar ...} weaves {@code @Pausable} code as classes load.
@@ -64,7 +60,7 @@ public final class WeftAgent {
             // -javaagent order, so coverage agents (JaCoCo) see the class file as on disk, as their report does.
             // Built lazily: start-up pays for the engine only once a class that may need weaving loads.
             boolean preemptive = isPreemptive(args);
-            inst.addTransformer(new LazyWeaving(() -> transformer(new WeaverCache(preemptive), System.err)),
+            inst.addTransformer(new LazyWeaving(() -> WeavingTransformer.create(new WeaverCache(preemptive), System.err)),
                     inst.isRetransformClassesSupported());
         }
     }
@@ -90,8 +86,4 @@ public final class WeftAgent {
         }
     }
 
-    /** The agent's weaving transformer, weaving through {@code transforms} (one per class loader). */
-    static ClassFileTransformer transformer(Function<ClassLoader, ClassTransform> transforms, PrintStream err) {
-        return WeavingTransformer.create(transforms, err);
-    }
 }

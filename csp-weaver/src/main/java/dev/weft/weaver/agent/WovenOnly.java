@@ -61,7 +61,7 @@ final class WovenOnly implements ClassFileTransformer {
     // transformer the class file as it was before (weaving again gives the same methods, which the JVM
     // requires), and weaving a class loaded unwoven would add methods, which it forbids.
     private boolean mayNeedWeaving(ClassLoader loader, String name, Class<?> classBeingRedefined, byte[] buffer) {
-        if (AgentFilter.ignores(name, loader)) {
+        if (AgentNames.ignores(name, loader)) {
             return false;
         }
         if (classBeingRedefined != null && !wovenAtLoad(loader).contains(name)) {

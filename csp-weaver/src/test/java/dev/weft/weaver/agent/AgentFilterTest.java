@@ -13,21 +13,21 @@ class AgentFilterTest {
         for (String name : new String[] {"java/lang/String", "javax/swing/JFrame", "jdk/internal/Foo", "sun/misc/Unsafe",
                 "com/sun/net/httpserver/HttpServer", "net/bytebuddy/ByteBuddy", "dev/weft/weaver/Weaver",
                 "dev/weft/weaver/shaded/asm/ClassReader", "dev.weft.weaver.agent.WeftAgent"}) {
-            assertTrue(AgentFilter.ignores(name, app), name);
+            assertTrue(AgentNames.ignores(name, app), name);
         }
     }
 
     @Test
     void ignoresTheBootstrapLoaderAndNamelessClasses() {
-        assertTrue(AgentFilter.ignores("com/acme/Foo", null));
-        assertTrue(AgentFilter.ignores(null, app));
+        assertTrue(AgentNames.ignores("com/acme/Foo", null));
+        assertTrue(AgentNames.ignores(null, app));
     }
 
     @Test
     void weavesApplicationsAndTheRuntime() {
         for (String name : new String[] {"com/acme/Foo", "dev/weft/csp/Channel", "javafx/Foo", "sunny/Day",
                 "dev/weft/weaverish/X"}) {
-            assertFalse(AgentFilter.ignores(name, app), name);
+            assertFalse(AgentNames.ignores(name, app), name);
         }
     }
 }

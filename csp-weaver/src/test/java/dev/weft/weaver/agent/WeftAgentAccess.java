@@ -10,6 +10,6 @@ public final class WeftAgentAccess {
 
     /** What {@code premain} installs, reporting to {@code err}. */
     public static ClassFileTransformer transformer(PrintStream err) {
-        return WeftAgent.transformer(new WeaverCache(), err);
+        return WeavingTransformer.create(new WeaverCache(), err);
     }
 }

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 class WeftAgentTest {
     private final AsmClasses.Engine engine = new AsmClasses.Engine();
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-    private final ClassFileTransformer agent = WeftAgent.transformer(loader -> engine,
+    private final ClassFileTransformer agent = WeavingTransformer.create(loader -> engine,
             new PrintStream(err, true, StandardCharsets.UTF_8));
     private final ClassLoader loader = new ClassLoader(getClass().getClassLoader()) { };
 
@@ -123,7 +123,7 @@ class WeftAgentTest {
 
     @Test
     void anEngineFailureIsPrintedAndTheClassIsLeftUnwoven() throws Exception {
-        ClassFileTransformer broken = WeftAgent.transformer(l -> new ClassTransform() {
+        ClassFileTransformer broken = WeavingTransformer.create(l -> new ClassTransform() {
             @Override
             public boolean isWoven(byte[] classFile) {
                 return false;
