@@ -109,11 +109,7 @@ public final class Weft {
         if (p == null) {
             throw new NullPointerException("process is null");
         }
-        Fiber parent = Fiber.runningFiber();
-        if (parent != null) {
-            return Fiber.start(p, parent.pool(), parent.group());
-        }
-        return Fiber.start(p, Scheduler.defaultScheduler().pool, null);
+        return Fiber.spawn(p, null);
     }
 
     /**
