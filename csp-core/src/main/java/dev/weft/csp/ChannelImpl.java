@@ -292,7 +292,7 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
         boolean refused;
         try {
             use(me.pool());
-            refused = (state & end.refusedBy) != 0 || (me.cancelPending() && !me.committed);
+            refused = (state & refusedBy(end)) != 0 || (me.cancelPending() && !me.committed);
             if (refused) {
                 unlock();
             }
@@ -303,9 +303,14 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
         return !refused;
     }
 
+    /** The state flags that refuse an operation on {@code end}: a close stops writes only. */
+    private int refusedBy(End end) {
+        return end == out ? POISONED | CLOSED : POISONED;
+    }
+
     /** What an operation that {@link #lockFor} refused throws. */
     private RuntimeException refusal(Fiber me, End end) {
-        if ((state & end.refusedBy) == 0) {
+        if ((state & refusedBy(end)) == 0) {
             return me.cancelledError();
         }
         return (state & POISONED) != 0 ? poisonedError() : closedError();
@@ -315,12 +320,6 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
 
     /** What both ends share: the channel's lock, as a guard sees it, and poison. */
     abstract class End extends WaitQueue implements AltGuard, Waitable {
-        /** The state flags that refuse an operation on this end. */
-        final int refusedBy;
-
-        End(int refusedBy) {
-            this.refusedBy = refusedBy;
-        }
 
         public void poison() {
             end(true);
@@ -385,10 +384,6 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
 
     /** The reading end. */
     final class In extends End implements SharedAltingChannelInput<T> {
-        In() {
-            super(POISONED);
-        }
-
         @Override
         @Pausable
         @SuppressWarnings("unchecked")
@@ -533,10 +528,6 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
 
     /** The writing end. */
     final class Out extends End implements SharedAltingChannelOutput<T> {
-        Out() {
-            super(POISONED | CLOSED);
-        }
-
         @Override
         public void close() {
             end(false);
