@@ -61,7 +61,6 @@ public final class Fiber extends Continuation {
      */
     private Object joiners;
     private byte pauseKind;
-    private int budget = PREEMPT_CHECKS;
     /**
      * What the fiber waits on while parked (a channel end, a barrier, a timer, a blocking call), or null. A
      * channel operation sets it before it takes the channel's lock, so that {@link #cancel()} finds the queue
@@ -278,7 +277,7 @@ public final class Fiber extends Continuation {
         // its blocker before taking that lock and reads `cancelled` after (the lock's CAS is a full fence): if the
         // blocker read here is not the channel it queues on, it sees `cancelled` and does not queue.
         Object b = blocker;
-        if (b instanceof ChannelImpl.End && ((ChannelImpl<?>.End) b).withdraw(this)) {
+        if (b instanceof ChannelImpl.End && ((ChannelImpl.End) b).withdraw(this)) {
             transfer = WITHDRAWN;
             wakeFromChannel();
             return;
@@ -304,7 +303,7 @@ public final class Fiber extends Continuation {
      */
     static boolean withdraw(Object blocker, Fiber f) {
         if (blocker instanceof ChannelImpl.End) {
-            return ((ChannelImpl<?>.End) blocker).withdraw(f);
+            return ((ChannelImpl.End) blocker).withdraw(f);
         }
         if (blocker instanceof Selection) {
             return ((Selection) blocker).claim(Selection.CANCELLED);
@@ -450,12 +449,12 @@ public final class Fiber extends Continuation {
      * handler can tell whether the release happened) and blocks here.
      */
     @Pausable
-    static void parkLocked(ChannelImpl<?>.End end) {
+    static void parkLocked(ChannelImpl.End end) {
         forThread().blockThread(end);
     }
 
     /** Woven form of {@link #parkLocked(ChannelImpl.End)}. */
-    static void parkLocked(ChannelImpl<?>.End end, Fiber f) {
+    static void parkLocked(ChannelImpl.End end, Fiber f) {
         if (f.mode == RESUMING) {
             f.mode = RUNNING;
             f.blocker = null;
@@ -501,7 +500,7 @@ public final class Fiber extends Continuation {
 
     /**
      * A preemption check to place in a long loop by hand: every {@code weft.preemptChecks} calls (default
-     * 8192) the fiber yields if other fibers wait for its carrier; otherwise it costs a decrement of a field
+     * 8192, counted per carrier) the fiber yields if other fibers wait for its carrier; otherwise it costs a decrement
      * and a branch. Does nothing on a plain thread. (The weaver's preemptive mode keeps its counter in a
      * local variable instead and calls {@link #yieldIfOthersWait()}.)
      */
@@ -512,8 +511,11 @@ public final class Fiber extends Continuation {
 
     /** Woven form of {@link #yieldIfDue()}. */
     public static void yieldIfDue(Fiber f) {
-        if (--f.budget <= 0) {
-            f.preemptionPoint();
+        if (f.mode == RESUMING) {
+            f.mode = RUNNING; // back from the yield below
+        } else if (f.yieldCheckDue(PREEMPT_CHECKS) && f.pool.hasOtherWorkHere()) {
+            f.pauseKind = YIELDING;
+            f.mode = PAUSING;
         }
     }
 
@@ -568,16 +570,6 @@ public final class Fiber extends Continuation {
         return thread != null ? System.nanoTime() : pool.nanoTime();
     }
 
-    private void preemptionPoint() {
-        budget = PREEMPT_CHECKS;
-        if (mode == RESUMING) {
-            mode = RUNNING; // back from the yield below
-        } else if (thread == null && pool.hasOtherWorkHere()) {
-            budget = 0; // so that the resume comes back here
-            pauseKind = YIELDING;
-            mode = PAUSING;
-        }
-    }
 
     /**
      * Makes a parked fiber runnable again; safe from any thread, and from the fiber itself. A caller whose
@@ -738,7 +730,7 @@ public final class Fiber extends Continuation {
                 pauseKind = NOT_YIELDING;
                 RuntimeEvents.fiberParking(this, blocker); // before the unlock, after which it may be woken
                 STATE.lazySet(this, QUEUED);
-                ((ChannelImpl<?>.End) blocker).channel().unlock(); // the channel's next party may wake it from now on
+                ((ChannelImpl.End) blocker).channel().unlock(); // the channel's next party may wake it from now on
                 return;
             }
             if (pauseKind == YIELDING) {
@@ -758,7 +750,7 @@ public final class Fiber extends Continuation {
         try {
             if (pauseKind == INTO_CHANNEL) { // it failed as it unwound into a channel wait: leave the queue, free the lock
                 pauseKind = NOT_YIELDING;
-                ((ChannelImpl<?>.End) blocker).channel().abandon(this);
+                ((ChannelImpl.End) blocker).channel().abandon(this);
             }
             clearSavedFrames();
             mode = RUNNING;
