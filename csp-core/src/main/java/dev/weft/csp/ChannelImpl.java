@@ -60,6 +60,8 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
     volatile int state;
     /** Who has used the channel, under the lock; see {@link Uses}. */
     private Object users = Uses.creator();
+    /** Whether a plain thread made it; see {@link Uses}. */
+    private final boolean madeOutside = users == Uses.UNUSED;
 
     ChannelImpl(ChannelBuffer<T> buffer, boolean sharedReaders, boolean sharedWriters) {
         ChannelBuffer<T> b = buffer == null ? null : buffer.claim();
@@ -139,7 +141,7 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
     /** Records a use by a party of pool {@code p} (null: a plain thread). Under the lock. */
     private void use(WorkerPool p) {
         if (p != users && users != null) {
-            users = null; // a plain thread, or a second pool: for good
+            users = Uses.after(users, p);
         }
     }
 
@@ -363,12 +365,12 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
         }
 
         @Override
-        public boolean onlyUsedBy(WorkerPool pool) {
+        public boolean onlyUsedBy(WorkerPool pool, boolean creatorCounts) {
             StackReserve.forOperation();
             lock();
             boolean only;
             try {
-                only = Uses.onlyBy(users, pool);
+                only = Uses.onlyBy(users, madeOutside, pool, creatorCounts);
                 unlock();
             } catch (Throwable t) {
                 state &= ~LOCKED; // unlock() is the last call: a failure left the lock held

@@ -776,7 +776,7 @@ public final class Fiber extends Continuation {
             }
         } finally {
             if (group != null) {
-                group.ended(this, t); // whatever failed above, the run must learn that this fiber ended
+                group.ended(this, t, cancelled); // whatever failed above, the run must learn that this fiber ended
             }
         }
     }
@@ -816,7 +816,7 @@ public final class Fiber extends Continuation {
         } catch (RuntimeException | Error e) {
             state = DONE;
             if (group != null) {
-                group.ended(this, null);
+                group.ended(this, null, cancelled);
             }
             throw e;
         }

@@ -31,14 +31,37 @@ final class LiveFibers {
 
     void add(Continuation c) {
         lock();
+        link(c);
+        count = count + 1;
+        LOCK.setRelease(this, 0);
+    }
+
+    /**
+     * Takes every fiber out for a {@link DeadlockProbe} and returns the first (the rest follow through
+     * {@code liveNext}): the list is empty, but its count stays, as the fibers still live.
+     */
+    Continuation detach() {
+        lock();
+        Continuation first = head;
+        head = null;
+        LOCK.setRelease(this, 0);
+        return first;
+    }
+
+    /** Puts back a fiber that {@link #detach()} took out (it was counted all along). */
+    void reattach(Continuation c) {
+        lock();
+        link(c);
+        LOCK.setRelease(this, 0);
+    }
+
+    private void link(Continuation c) {
         c.liveNext = head;
         c.livePrev = null;
         if (head != null) {
             head.livePrev = c;
         }
         head = c;
-        count = count + 1;
-        LOCK.setRelease(this, 0);
     }
 
     void remove(Continuation c) {

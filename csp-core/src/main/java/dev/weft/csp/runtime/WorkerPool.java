@@ -1,10 +1,12 @@
 package dev.weft.csp.runtime;
 
+import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BiConsumer;
+import java.util.function.BooleanSupplier;
 
 /**
  * The carriers of one scheduler ({@link Worker}s) and how work reaches them. A fiber made runnable by a
@@ -14,6 +16,8 @@ import java.util.function.BiConsumer;
  * to a parked worker if there is one. No lock is shared by the workers.
  */
 public final class WorkerPool {
+    /** The delay a refuted probe sets for the next one, at first and at most (it doubles in between). */
+    private static final long MIN_PROBE_DELAY = 10_000_000L, MAX_PROBE_DELAY = 60_000_000_000L;
     private final String name;
     private final Worker[] workers;
     private final AtomicInteger nextExternal = new AtomicInteger();
@@ -34,6 +38,16 @@ public final class WorkerPool {
     final Simulation simulation;
     /** Fails the runs of a simulated pool whose step budget is spent. */
     private volatile Runnable budgetSpent;
+    /** Guards the deadlock probe: hanging the fibers in it, taking them back, its delays and counts. */
+    private final Object probeLock = new Object();
+    /** The deadlock probe out now, held weakly (see {@link DeadlockProbe}), or null. */
+    private volatile WeakReference<DeadlockProbe> probe;
+    /** How long a probe waits before it asks for a collection: 0 at first, longer after each refuted one. */
+    private long probeDelay;
+    /** When the last refuted probe asked for its collection ({@link System#nanoTime()}). */
+    private long lastRefuted;
+    private long probesStarted;
+    private long probesRefuted;
 
     /** Starts {@code n} carrier threads named after {@code name}. */
     public WorkerPool(int n, String name, BiConsumer<Object, Throwable> uncaughtHandler) {
@@ -299,11 +313,17 @@ public final class WorkerPool {
         return n;
     }
 
-    /** Every fiber started on this pool that has not ended (a snapshot). */
+    /** Every fiber started on this pool that has not ended (a snapshot), those hanging in a probe included. */
     public List<Continuation> liveSnapshot() {
         List<Continuation> out = new ArrayList<>();
-        for (Worker w : workers) {
-            w.live.snapshot(out);
+        synchronized (probeLock) {
+            for (Worker w : workers) {
+                w.live.snapshot(out);
+            }
+            DeadlockProbe p = outNow();
+            if (p != null) {
+                out.addAll(p.fibers());
+            }
         }
         return out;
     }
@@ -387,6 +407,148 @@ public final class WorkerPool {
         }
         marks[workers.length] = liveFibers();
         return marks;
+    }
+
+    // ------------------------------------------------------------------------ deadlock probes
+
+    /**
+     * Sends out a {@link DeadlockProbe}: every live fiber of the pool leaves its worker's list and hangs in the
+     * probe's ring, and the probe thread asks for a collection once the delay earned by refuted probes has
+     * passed. Called by the deadlock check, which found every fiber parked; done only if no probe is out and
+     * {@code stillAtRest} still holds once the probe is published (a worker that wakes after that look sees
+     * the probe as it leaves its rest, and takes the fibers back before it runs one: {@link #leftRest}).
+     * True if the probe went out.
+     */
+    public boolean sendProbe(BooleanSupplier stillAtRest) {
+        synchronized (probeLock) {
+            if (probe != null) {
+                return false;
+            }
+            probe = hangEveryFiber();
+            if (!stillAtRest.getAsBoolean()) {
+                takeBackProbe();
+                return false;
+            }
+            probesStarted++;
+            long now = System.nanoTime();
+            long notBefore = lastRefuted + probeDelay;
+            DeadlockProbes.collect(this, probe, probeDelay == 0 || notBefore - now < 0 ? now : notBefore);
+            return true;
+        }
+    }
+
+    /**
+     * Moves every live fiber into the ring of a new probe, and returns the probe's weak handle only: no frame
+     * of the thread that sent the probe may hold the probe once it returns, or a collection that comes
+     * before that frame is gone would find the ring reachable from it.
+     */
+    private WeakReference<DeadlockProbe> hangEveryFiber() {
+        DeadlockProbe p = new DeadlockProbe(this);
+        for (Worker w : workers) {
+            p.hang(w.live.detach());
+        }
+        p.out = true;
+        return p.handle;
+    }
+
+    /** The probe out now, if it is still reachable (under the probe lock). */
+    private DeadlockProbe outNow() {
+        WeakReference<DeadlockProbe> h = probe;
+        DeadlockProbe p = h == null ? null : h.get();
+        return p != null && p.out ? p : null;
+    }
+
+    /**
+     * A worker leaves its rest, about to run fibers: if a probe is out, its fibers go back to their lists
+     * first (one of them may be the fiber that was woken).
+     */
+    void leftRest() {
+        if (probe != null) {
+            synchronized (probeLock) {
+                takeBackProbe();
+            }
+        }
+    }
+
+    /**
+     * Takes back the fibers of the probe out, under the probe lock. A probe found unreachable is left to its
+     * finalization: none of its fibers can be woken, and the finalizer hands it back ({@link #probeUnreachable}).
+     */
+    private void takeBackProbe() {
+        DeadlockProbe p = outNow();
+        if (p != null) {
+            p.takeBack();
+            probe = null;
+        }
+    }
+
+    /** Whether the probe behind {@code handle} is still out and reachable (the probe thread's question). */
+    boolean isOut(WeakReference<DeadlockProbe> handle) {
+        synchronized (probeLock) {
+            return probe == handle && outNow() != null;
+        }
+    }
+
+    /**
+     * A collection found the probe behind {@code handle} still reachable: nothing is reported. The probe stays
+     * out until a worker wakes, and asks again after a delay that doubles each time (from 10 ms to a minute):
+     * what held the fibers may let go of them without waking one (a task that ends without writing), and an
+     * idle pool whose fibers wait on an outside party does not collect again and again.
+     */
+    void probeRefuted(WeakReference<DeadlockProbe> handle) {
+        synchronized (probeLock) {
+            probesRefuted++;
+            lengthenProbeDelay();
+            if (probe == handle && outNow() != null) {
+                DeadlockProbes.collect(this, handle, lastRefuted + probeDelay);
+            }
+        }
+    }
+
+    /**
+     * The finalizer handed back {@code p}: its ring was unreachable, so none of its fibers can ever be woken
+     * (other than by a cancellation). They go back to their lists, and the deadlock check reports them.
+     */
+    void probeUnreachable(DeadlockProbe p) {
+        List<Continuation> fibers;
+        synchronized (probeLock) {
+            if (!p.out) {
+                return; // taken back before the collection that found it unreachable
+            }
+            fibers = p.fibers();
+            p.takeBack();
+            if (probe == p.handle) {
+                probe = null;
+            }
+        }
+        DeadlockCheck check = deadlockCheck;
+        boolean reported = check != null && check.unreachable(this, fibers);
+        synchronized (probeLock) {
+            if (reported) {
+                probeDelay = 0;
+            } else {
+                lengthenProbeDelay(); // fibers of no run (spawned from outside): the next probe would find them again
+            }
+        }
+    }
+
+    private void lengthenProbeDelay() {
+        probeDelay = Math.min(Math.max(2 * probeDelay, MIN_PROBE_DELAY), MAX_PROBE_DELAY);
+        lastRefuted = System.nanoTime();
+    }
+
+    /** Deadlock probes sent out so far (see {@link DeadlockProbe}). */
+    public long deadlockProbes() {
+        synchronized (probeLock) {
+            return probesStarted;
+        }
+    }
+
+    /** Deadlock probes whose collection found the fibers still reachable from outside, so reported nothing. */
+    public long deadlockProbesRefuted() {
+        synchronized (probeLock) {
+            return probesRefuted;
+        }
     }
 
     /** {@code w} stopped: normally after {@link #close()}, or because {@code crash} escaped its loop. */
