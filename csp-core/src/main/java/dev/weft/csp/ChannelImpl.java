@@ -39,6 +39,8 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
     // The state word: the lock bit and the flags, in one int so that a channel stays small.
     static final int LOCKED = 1;
     private static final int POISONED = 2, SHARED_READERS = 4, SHARED_WRITERS = 8, CLOSED = 16;
+    /** Fixed at creation: a plain thread made the channel (see {@link Uses}); a bit, so the channel does not grow. */
+    private static final int MADE_OUTSIDE = 32;
     private static final VarHandle STATE;
 
     static {
@@ -54,19 +56,19 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
     private final In in = new In();
     private final Out out = new Out();
     /**
-     * {@link #LOCKED}, {@link #POISONED} and {@link #CLOSED} (changed under the lock), and the fixed sharing flags. Not private:
-     * a failure handler of {@link Alternative} frees the lock with a plain write of it (see Faults above).
+     * {@link #LOCKED}, {@link #POISONED} and {@link #CLOSED} (changed under the lock), the fixed sharing flags
+     * and {@link #MADE_OUTSIDE}. Not private: a failure handler of {@link Alternative} frees the lock with a
+     * plain write of it (see Faults above).
      */
     volatile int state;
     /** Who has used the channel, under the lock; see {@link Uses}. */
     private Object users = Uses.creator();
-    /** Whether a plain thread made it; see {@link Uses}. */
-    private final boolean madeOutside = users == Uses.UNUSED;
 
     ChannelImpl(ChannelBuffer<T> buffer, boolean sharedReaders, boolean sharedWriters) {
         ChannelBuffer<T> b = buffer == null ? null : buffer.claim();
         this.buffer = b == null || b.isSynchronous() ? null : b;
-        this.state = (sharedReaders ? SHARED_READERS : 0) | (sharedWriters ? SHARED_WRITERS : 0);
+        this.state = (sharedReaders ? SHARED_READERS : 0) | (sharedWriters ? SHARED_WRITERS : 0)
+                | (users == Uses.UNUSED ? MADE_OUTSIDE : 0);
     }
 
     @Override
@@ -370,7 +372,7 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
             lock();
             boolean only;
             try {
-                only = Uses.onlyBy(users, madeOutside, pool, creatorCounts);
+                only = Uses.onlyBy(users, (state & MADE_OUTSIDE) != 0, pool, creatorCounts);
                 unlock();
             } catch (Throwable t) {
                 state &= ~LOCKED; // unlock() is the last call: a failure left the lock held

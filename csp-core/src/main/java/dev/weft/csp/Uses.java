@@ -9,11 +9,13 @@ import dev.weft.csp.runtime.WorkerPool;
  * null. Parties pass their pool, null for a plain thread, so a fast-path operation costs one comparison:
  * {@code if (p != users && users != null) users = Uses.after(users, p)}.
  *
- * <p>Creating a primitive is not a use, but it is remembered ({@code madeOutside}, fixed at creation):
- * a simulated pool moves its clock only if no plain thread could still act on what its fibers wait on, and
- * the thread that made a primitive may. The deadlock check does not need it: a thread that still holds what
- * it made keeps the fibers waiting on it reachable, which the deadlock probe sees; one that dropped it
- * cannot use it. This field only spares a collection when an outside party has used the primitive already.
+ * <p>Creating a primitive is not a use, but it is remembered ({@code madeOutside}: a bit of a channel's
+ * state word, a barrier's field, fixed at creation). A simulated pool moves its clock only if no plain
+ * thread could still act on what its fibers wait on, and the thread that made a primitive may. The deadlock
+ * check does not need it: a thread that still holds what it made keeps the fibers waiting on it reachable,
+ * which the deadlock probe sees, and one that dropped it cannot use it. For the deadlock check,
+ * {@code users} only spares a collection when an outside party has used the primitive already (and most
+ * likely holds it still).
  *
  * <p>The field is written under the primitive's own lock (a channel's spin lock, a barrier's monitor),
  * and the deadlock check reads it under that lock too ({@link Waitable#onlyUsedBy}): every use that took
