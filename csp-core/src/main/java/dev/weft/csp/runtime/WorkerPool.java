@@ -42,6 +42,8 @@ public final class WorkerPool {
     private final Object probeLock = new Object();
     /** The deadlock probe out now, held weakly (see {@link DeadlockProbe}), or null. */
     private volatile WeakReference<DeadlockProbe> probe;
+    /** The probe being sent, until its fibers hang in it (under the probe lock). */
+    private DeadlockProbe sending;
     /** How long a probe waits before it asks for a collection: 0 at first, longer after each refuted one. */
     private long probeDelay;
     /** When the last refuted probe asked for its collection ({@link System#nanoTime()}). */
@@ -412,23 +414,26 @@ public final class WorkerPool {
     // ------------------------------------------------------------------------ deadlock probes
 
     /**
-     * Sends out a {@link DeadlockProbe}: every live fiber of the pool leaves its worker's list and hangs in the
+     * Sends out a deadlock probe: every live fiber of the pool leaves its worker's list and hangs in the
      * probe's ring, and the probe thread asks for a collection once the delay earned by refuted probes has
-     * passed. Called by the deadlock check, which found every fiber parked; done only if no probe is out and
-     * {@code stillAtRest} still holds once the probe is published (a worker that wakes after that look sees
-     * the probe as it leaves its rest, and takes the fibers back before it runs one: {@link #leftRest}).
-     * True if the probe went out.
+     * passed. Called by the deadlock check, which found every fiber parked; done only if no probe is out.
+     * The probe is published first, empty, and only then is the pool's rest checked again
+     * ({@code stillAtRest}) and the fibers hung: a worker that leaves its rest after that look sees the probe
+     * ({@link #leftRest}) and waits for this lock to take the fibers back before it runs one; one that left
+     * before it makes the look fail. True if the probe went out.
      */
     public boolean sendProbe(BooleanSupplier stillAtRest) {
         synchronized (probeLock) {
             if (probe != null) {
                 return false;
             }
-            probe = hangEveryFiber();
+            probe = newProbe();
             if (!stillAtRest.getAsBoolean()) {
-                takeBackProbe();
+                sending = null;
+                probe = null;
                 return false;
             }
+            hangEveryFiber();
             probesStarted++;
             long now = System.nanoTime();
             long notBefore = lastRefuted + probeDelay;
@@ -438,17 +443,23 @@ public final class WorkerPool {
     }
 
     /**
-     * Moves every live fiber into the ring of a new probe, and returns the probe's weak handle only: no frame
-     * of the thread that sent the probe may hold the probe once it returns, or a collection that comes
-     * before that frame is gone would find the ring reachable from it.
+     * A new probe, kept in {@link #sending} until its fibers hang in it; only its weak handle is returned. No
+     * frame of the thread that sends a probe may hold it, or a collection that comes before that frame is
+     * gone would find the ring reachable from it.
      */
-    private WeakReference<DeadlockProbe> hangEveryFiber() {
-        DeadlockProbe p = new DeadlockProbe(this);
+    private WeakReference<DeadlockProbe> newProbe() {
+        sending = new DeadlockProbe(this);
+        return sending.handle;
+    }
+
+    /** Moves every live fiber into the ring of the probe being sent, which from then on holds them. */
+    private void hangEveryFiber() {
+        DeadlockProbe p = sending;
+        sending = null;
         for (Worker w : workers) {
             p.hang(w.live.detach());
         }
         p.out = true;
-        return p.handle;
     }
 
     /** The probe out now, if it is still reachable (under the probe lock). */
