@@ -351,18 +351,25 @@ class DeadlockTest {
 
     /**
      * A plain thread that holds the channel may write at any time: the fiber waits, as a goroutine waits on a
-     * channel a live goroutine holds. Collections keep finding it reachable; the thread ends the wait.
+     * channel a live goroutine holds. Collections keep finding it reachable and nothing is reported; here the
+     * thread never writes, and the wait ends only when the run is interrupted.
      */
     @Test
     @Timeout(120)
-    void aChannelAPlainThreadHoldsIsNotADeadlockForAsLongAsItHoldsIt() {
+    void aChannelAPlainThreadHoldsAndNeverWritesIsNotADeadlock() {
         onFreshSchedulers(HANDOFFS, s -> {
-            One2OneChannel<Integer> c = Channel.one2one(); // this thread holds it and writes, late
+            One2OneChannel<Integer> c = Channel.one2one(); // this thread holds it, and never writes
             AtomicReference<Throwable> outcome = new AtomicReference<>();
-            AtomicInteger got = new AtomicInteger();
+            AtomicInteger unwound = new AtomicInteger();
             Thread runner = new Thread(() -> {
                 try {
-                    Weft.run(s, () -> got.set(c.in().read()));
+                    Weft.run(s, () -> {
+                        try {
+                            c.in().read();
+                        } finally {
+                            unwound.incrementAndGet();
+                        }
+                    });
                 } catch (Throwable t) {
                     outcome.set(t);
                 }
@@ -371,10 +378,29 @@ class DeadlockTest {
             awaitRefuted(s, 2); // the first probe and its retry: no report either time
             assertTrue(runner.isAlive());
             assertNull(outcome.get());
-            c.out().write(44);
+            runner.interrupt();
             join(runner);
-            assertNull(outcome.get());
-            assertEquals(44, got.get());
+            assertTrue(outcome.get() instanceof CancelledException, String.valueOf(outcome.get()));
+            assertEquals(1, unwound.get());
+            assertTrue(c.toString().startsWith("channel #")); // held to the end
+        });
+    }
+
+    /** A probe that found the fibers reachable asks again: once the last holder lets go, the report comes. */
+    @Test
+    @Timeout(120)
+    void aDeadlockIsReportedOnceTheLastOutsideHolderLetsGo() {
+        onFreshSchedulers(HANDOFFS, s -> {
+            AtomicReference<Object> holder = new AtomicReference<>();
+            Thread letGo = afterARefutedProbe(s, () -> holder.set(null));
+            String m = deadlock(s, () -> {
+                One2OneChannel<Integer> c = Channel.one2one();
+                holder.set(c);
+                c.in().read();
+            });
+            join(letGo);
+            assertTrue(m.contains("1 blocked fiber:"), m);
+            assertTrue(s.pool.deadlockProbesRefuted() >= 1);
         });
     }
 
