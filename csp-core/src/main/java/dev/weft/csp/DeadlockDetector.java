@@ -9,46 +9,53 @@ import dev.weft.csp.runtime.WorkerPool;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
 
 /**
- * Decides, when a pool has come to rest, whether its fibers are deadlocked, and fails each {@link Weft#run}
- * whose fibers are. Certain or silent: a report needs the garbage collector's word that nothing outside the
- * pool's parked fibers can reach them (a {@code DeadlockProbe}), so nothing can ever
- * wake one. Cheap rules come first and decide when that question is worth a collection: every live fiber
- * of the pool is parked on a channel end, a barrier, an alternative without a timeout or a join of a fiber
- * of this pool; nothing but fibers of this pool has used what they wait on (a primitive a plain thread, a
- * network event loop or another scheduler's fiber has used is one such a party most likely still holds);
- * the pool stayed at rest while the fibers were read, so the picture is one instant; and some fiber belongs
- * to a run that can still fail. Fibers spawned from plain threads have no run to fail and are never
- * reported.
+ * Decides, when a pool has come to rest, whether the fibers of a run are deadlocked, and fails each
+ * {@link Weft#run} whose fibers are. Certain or silent: a report needs the garbage collector's word that
+ * nothing outside a run's parked fibers can reach them (a {@code DeadlockProbe} per run), so nothing can
+ * ever wake one. Cheap rules come first and decide which runs are worth a collection: the pool stayed at
+ * rest while the fibers were read (the picture is one instant); every fiber of the run is parked on a
+ * channel end, a barrier, an alternative without a timeout or a join of a fiber of this pool; nothing but
+ * fibers of this pool has used what they wait on (a primitive a plain thread, a network event loop or
+ * another scheduler's fiber has used is one such a party most likely still holds); and the run has not
+ * failed already. Fibers spawned from plain threads have no run to fail and are never probed.
  */
 final class DeadlockDetector implements DeadlockCheck {
     @Override
     public void check(WorkerPool pool, BooleanSupplier stillAtRest) {
-        if (mayBeDeadlocked(pool) && stillAtRest.getAsBoolean()) {
+        Set<RunGroup> runs = runsThatMayBeDeadlocked(pool);
+        if (!runs.isEmpty() && stillAtRest.getAsBoolean()) {
             // No worker ran a fiber while we read, so every fiber read as parked was still parked at the end
             // (only an outside party could have woken one meanwhile, and then the probe finds it reachable).
-            pool.sendProbe(stillAtRest);
+            pool.sendProbes(stillAtRest, c -> ((Fiber) c).group(), runs);
         }
     }
 
-    /** The cheap rules: whether every live fiber waits inside the pool, and one of them belongs to a run. */
-    private static boolean mayBeDeadlocked(WorkerPool pool) {
-        List<Continuation> live = pool.liveSnapshot();
-        boolean reportable = false;
-        for (Continuation c : live) {
+    /** The cheap rules: the runs whose every fiber waits inside the pool. */
+    private static Set<RunGroup> runsThatMayBeDeadlocked(WorkerPool pool) {
+        Map<RunGroup, Boolean> inside = new HashMap<>();
+        for (Continuation c : pool.liveSnapshot()) {
             Fiber f = (Fiber) c;
-            if (!f.isParked() || !waitsInside(f.blocker(), pool, false)) {
-                return false;
-            }
             RunGroup g = f.group();
-            reportable |= g != null && !g.hasFailed();
+            if (g != null) {
+                inside.merge(g, f.isParked() && waitsInside(f.blocker(), pool, false), Boolean::logicalAnd);
+            }
         }
-        return reportable;
+        Set<RunGroup> runs = new HashSet<>();
+        inside.forEach((g, all) -> {
+            if (all && !g.hasFailed()) {
+                runs.add(g);
+            }
+        });
+        return runs;
     }
 
     @Override

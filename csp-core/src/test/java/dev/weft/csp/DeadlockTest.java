@@ -386,6 +386,35 @@ class DeadlockTest {
         });
     }
 
+    /** Each run has its probe: one run waiting on a plain thread does not hide another run's deadlock. */
+    @Test
+    @Timeout(120)
+    void aDeadlockedRunIsReportedBesideARunThatWaitsOnAPlainThread() {
+        onFreshSchedulers(HANDOFFS, s -> {
+            One2OneChannel<Integer> c = Channel.one2one(); // this thread holds it: the other run waits on it
+            AtomicReference<Throwable> outcome = new AtomicReference<>();
+            AtomicInteger got = new AtomicInteger();
+            Thread waiting = new Thread(() -> {
+                try {
+                    Weft.run(s, () -> got.set(c.in().read()));
+                } catch (Throwable t) {
+                    outcome.set(t);
+                }
+            });
+            waiting.start();
+            awaitRefuted(s, 1); // the waiting run was probed, and found held
+            String m = deadlock(s, () -> new Barrier(2).sync());
+            assertTrue(m.contains("1 blocked fiber:"), m);
+            assertTrue(m.contains("waiting on a barrier"), m);
+            assertTrue(waiting.isAlive());
+            assertNull(outcome.get());
+            c.out().write(45);
+            join(waiting);
+            assertNull(outcome.get());
+            assertEquals(45, got.get());
+        });
+    }
+
     /** A probe that found the fibers reachable asks again: once the last holder lets go, the report comes. */
     @Test
     @Timeout(120)

@@ -18,9 +18,9 @@ public interface DeadlockCheck {
     void check(WorkerPool pool, BooleanSupplier stillAtRest);
 
     /**
-     * A {@link DeadlockProbe} sent by {@link WorkerPool#sendProbe} was found unreachable: nothing outside
+     * A {@link DeadlockProbe} sent by {@link WorkerPool#sendProbes} was found unreachable: nothing outside
      * {@code fibers} can reach them, so none can ever be woken other than by a cancellation. They are back
-     * in the pool's lists. Returns whether a run was failed (fibers spawned from plain threads have none).
+     * in the pool's lists. Returns whether their run was failed (false if it had failed already).
      */
     boolean unreachable(WorkerPool pool, List<Continuation> fibers);
 

@@ -5,8 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A question put to the garbage collector about a pool whose fibers are all parked: can anything but those
- * fibers still reach them? While the probe is out, the pool's fibers hang in a ring of their own live-list
+ * A question put to the garbage collector about the fibers of one run, all parked: can anything but those
+ * fibers still reach them? While the probe is out, the run's fibers hang in a ring of their own live-list
  * links ({@code liveNext}, {@code livePrev}) closed by this node, and the runtime holds neither them nor
  * this node strongly: the pool keeps a weak reference. So the ring stays reachable only while something
  * outside reaches one of its fibers, or what one waits on (an executor task's lambda that holds a channel,
@@ -32,17 +32,13 @@ final class DeadlockProbe extends Continuation {
         livePrev = this;
     }
 
-    /** Hangs the detached list that starts at {@code first} (linked through {@code liveNext}) in the ring. */
-    void hang(Continuation first) {
-        for (Continuation c = first; c != null; ) {
-            Continuation next = c.liveNext;
-            RuntimeEvents.fiberProbed(c);
-            c.livePrev = livePrev;
-            c.liveNext = this;
-            livePrev.liveNext = c;
-            livePrev = c;
-            c = next;
-        }
+    /** Hangs {@code c}, just taken out of its worker's live list, in the ring. */
+    void hang(Continuation c) {
+        RuntimeEvents.fiberProbed(c);
+        c.livePrev = livePrev;
+        c.liveNext = this;
+        livePrev.liveNext = c;
+        livePrev = c;
     }
 
     /** The fibers in the ring, in ring order. */

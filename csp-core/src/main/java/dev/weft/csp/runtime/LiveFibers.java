@@ -3,6 +3,7 @@ package dev.weft.csp.runtime;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * The fibers started on one worker that have not ended yet, for fiber dumps and deadlock reports: a doubly
@@ -37,35 +38,36 @@ final class LiveFibers {
     }
 
     /**
-     * Takes every fiber out for a {@link DeadlockProbe} and returns the first (the rest follow through
-     * {@code liveNext}): the list is empty, but its count stays, as the fibers still live.
+     * Takes out every fiber that {@code which} accepts, for a {@link DeadlockProbe}, and returns the first (the
+     * rest follow through {@code liveNext}). The count stays: the fibers still live.
      */
-    Continuation detach() {
+    Continuation detachIf(Predicate<Continuation> which) {
+        Continuation taken = null;
         lock();
-        Continuation first = head;
-        head = null;
-        LOCK.setRelease(this, 0);
-        return first;
+        try {
+            for (Continuation c = head; c != null; ) {
+                Continuation next = c.liveNext;
+                if (which.test(c)) {
+                    unlink(c);
+                    c.liveNext = taken;
+                    taken = c;
+                }
+                c = next;
+            }
+        } finally {
+            LOCK.setRelease(this, 0);
+        }
+        return taken;
     }
 
-    /** Puts back a fiber that {@link #detach()} took out (it was counted all along). */
+    /** Puts back a fiber that {@link #detachIf} took out (it was counted all along). */
     void reattach(Continuation c) {
         lock();
         link(c);
         LOCK.setRelease(this, 0);
     }
 
-    private void link(Continuation c) {
-        c.liveNext = head;
-        c.livePrev = null;
-        if (head != null) {
-            head.livePrev = c;
-        }
-        head = c;
-    }
-
-    void remove(Continuation c) {
-        lock();
+    private void unlink(Continuation c) {
         Continuation p = c.livePrev;
         Continuation n = c.liveNext;
         if (p == null) {
@@ -80,6 +82,20 @@ final class LiveFibers {
         }
         c.liveNext = null;
         c.livePrev = null;
+    }
+
+    private void link(Continuation c) {
+        c.liveNext = head;
+        c.livePrev = null;
+        if (head != null) {
+            head.livePrev = c;
+        }
+        head = c;
+    }
+
+    void remove(Continuation c) {
+        lock();
+        unlink(c);
         count = count - 1;
         LOCK.setRelease(this, 0);
     }

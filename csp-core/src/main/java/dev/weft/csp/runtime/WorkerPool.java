@@ -2,11 +2,16 @@ package dev.weft.csp.runtime;
 
 import java.lang.ref.WeakReference;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BiConsumer;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 
 /**
  * The carriers of one scheduler ({@link Worker}s) and how work reaches them. A fiber made runnable by a
@@ -38,12 +43,12 @@ public final class WorkerPool {
     final Simulation simulation;
     /** Fails the runs of a simulated pool whose step budget is spent. */
     private volatile Runnable budgetSpent;
-    /** Guards the deadlock probe: hanging the fibers in it, taking them back, its delays and counts. */
+    /** Guards the deadlock probes: hanging fibers in them, taking them back, their delays and counts. */
     private final Object probeLock = new Object();
-    /** The deadlock probe out now, held weakly (see {@link DeadlockProbe}), or null. */
-    private volatile WeakReference<DeadlockProbe> probe;
-    /** The probe being sent, until its fibers hang in it (under the probe lock). */
-    private DeadlockProbe sending;
+    /** The deadlock probes out now (one per run), held weakly (see {@link DeadlockProbe}); under the lock. */
+    private final List<WeakReference<DeadlockProbe>> probes = new ArrayList<>();
+    /** Whether a probe is out or being sent: read by each worker that leaves its rest (see {@link #leftRest}). */
+    private volatile boolean probing;
     /** How long a probe waits before it asks for a collection: 0 at first, longer after each refuted one. */
     private long probeDelay;
     /** When the last refuted probe asked for its collection ({@link System#nanoTime()}). */
@@ -322,9 +327,11 @@ public final class WorkerPool {
             for (Worker w : workers) {
                 w.live.snapshot(out);
             }
-            DeadlockProbe p = outNow();
-            if (p != null) {
-                out.addAll(p.fibers());
+            for (WeakReference<DeadlockProbe> handle : probes) {
+                DeadlockProbe p = handle.get();
+                if (p != null && p.out) {
+                    out.addAll(p.fibers());
+                }
             }
         }
         return out;
@@ -414,90 +421,98 @@ public final class WorkerPool {
     // ------------------------------------------------------------------------ deadlock probes
 
     /**
-     * Sends out a deadlock probe: every live fiber of the pool leaves its worker's list and hangs in the
-     * probe's ring, and the probe thread asks for a collection once the delay earned by refuted probes has
-     * passed. Called by the deadlock check, which found every fiber parked; done only if no probe is out.
-     * The probe is published first, empty, and only then is the pool's rest checked again
-     * ({@code stillAtRest}) and the fibers hung: a worker that leaves its rest after that look sees the probe
-     * ({@link #leftRest}) and waits for this lock to take the fibers back before it runs one; one that left
-     * before it makes the look fail. True if the probe went out.
+     * Sends out one deadlock probe for each of {@code runs}: the live fibers of that run ({@code runOf} tells a
+     * fiber's run) leave their workers' lists and hang in the probe's ring, and the probe thread asks for a
+     * collection once the delay earned by refuted probes has passed. Called by the deadlock check, which
+     * found every fiber of those runs parked; done only if no probe is out. {@code probing} is published
+     * first, and only then is the pool's rest checked again ({@code stillAtRest}) and the fibers hung: a
+     * worker that leaves its rest after that look sees the flag ({@link #leftRest}) and waits for this lock
+     * to take the fibers back before it runs one; one that left before it makes the look fail. True if
+     * probes went out.
      */
-    public boolean sendProbe(BooleanSupplier stillAtRest) {
+    public boolean sendProbes(BooleanSupplier stillAtRest, Function<Continuation, RunGroup> runOf,
+                              Set<RunGroup> runs) {
         synchronized (probeLock) {
-            if (probe != null) {
+            if (!probes.isEmpty()) {
                 return false;
             }
-            probe = newProbe();
+            probing = true;
             if (!stillAtRest.getAsBoolean()) {
-                sending = null;
-                probe = null;
+                probing = false;
                 return false;
             }
-            hangEveryFiber();
-            probesStarted++;
+            hangFibersOf(runOf, runs);
             long now = System.nanoTime();
             long notBefore = lastRefuted + probeDelay;
-            DeadlockProbes.collect(this, probe, probeDelay == 0 || notBefore - now < 0 ? now : notBefore);
-            return true;
+            for (WeakReference<DeadlockProbe> handle : probes) {
+                probesStarted++;
+                DeadlockProbes.collect(this, handle, probeDelay == 0 || notBefore - now < 0 ? now : notBefore);
+            }
+            probing = !probes.isEmpty();
+            return probing;
         }
     }
 
     /**
-     * A new probe, kept in {@link #sending} until its fibers hang in it; only its weak handle is returned. No
-     * frame of the thread that sends a probe may hold it, or a collection that comes before that frame is
-     * gone would find the ring reachable from it.
+     * Moves the live fibers of each of {@code runs} into the ring of a new probe of its own, and keeps only the
+     * probes' weak handles ({@link #probes}). No frame of the thread that sends probes may hold one once this
+     * returns, or a collection that comes before that frame is gone would find the ring reachable from it.
      */
-    private WeakReference<DeadlockProbe> newProbe() {
-        sending = new DeadlockProbe(this);
-        return sending.handle;
-    }
-
-    /** Moves every live fiber into the ring of the probe being sent, which from then on holds them. */
-    private void hangEveryFiber() {
-        DeadlockProbe p = sending;
-        sending = null;
+    private void hangFibersOf(Function<Continuation, RunGroup> runOf, Set<RunGroup> runs) {
+        Map<RunGroup, DeadlockProbe> byRun = new HashMap<>();
         for (Worker w : workers) {
-            p.hang(w.live.detach());
+            for (Continuation c = w.live.detachIf(f -> runs.contains(runOf.apply(f))); c != null; ) {
+                Continuation next = c.liveNext;
+                byRun.computeIfAbsent(runOf.apply(c), r -> new DeadlockProbe(this)).hang(c);
+                c = next;
+            }
         }
-        p.out = true;
-    }
-
-    /** The probe out now, if it is still reachable (under the probe lock). */
-    private DeadlockProbe outNow() {
-        WeakReference<DeadlockProbe> h = probe;
-        DeadlockProbe p = h == null ? null : h.get();
-        return p != null && p.out ? p : null;
+        for (DeadlockProbe p : byRun.values()) {
+            p.out = true;
+            probes.add(p.handle);
+        }
     }
 
     /**
-     * A worker leaves its rest, about to run fibers: if a probe is out, its fibers go back to their lists
+     * A worker leaves its rest, about to run fibers: if probes are out, their fibers go back to their lists
      * first (one of them may be the fiber that was woken).
      */
     void leftRest() {
-        if (probe != null) {
+        if (probing) {
             synchronized (probeLock) {
-                takeBackProbe();
+                takeBackProbes();
             }
         }
     }
 
     /**
-     * Takes back the fibers of the probe out, under the probe lock. A probe found unreachable is left to its
+     * Takes back the fibers of every probe out, under the probe lock. A probe found unreachable is left to its
      * finalization: none of its fibers can be woken, and the finalizer hands it back ({@link #probeUnreachable}).
      */
-    private void takeBackProbe() {
-        DeadlockProbe p = outNow();
-        if (p != null) {
-            p.takeBack();
-            probe = null;
+    private void takeBackProbes() {
+        for (Iterator<WeakReference<DeadlockProbe>> it = probes.iterator(); it.hasNext(); ) {
+            DeadlockProbe p = it.next().get();
+            if (p != null) {
+                if (p.out) {
+                    p.takeBack();
+                }
+                it.remove();
+            }
         }
+        probing = !probes.isEmpty();
     }
 
     /** Whether the probe behind {@code handle} is still out and reachable (the probe thread's question). */
     boolean isOut(WeakReference<DeadlockProbe> handle) {
         synchronized (probeLock) {
-            return probe == handle && outNow() != null;
+            return isOutNow(handle);
         }
+    }
+
+    /** As {@link #isOut}, under the probe lock. */
+    private boolean isOutNow(WeakReference<DeadlockProbe> handle) {
+        DeadlockProbe p = handle.get();
+        return p != null && p.out && probes.contains(handle);
     }
 
     /**
@@ -510,7 +525,7 @@ public final class WorkerPool {
         synchronized (probeLock) {
             probesRefuted++;
             lengthenProbeDelay();
-            if (probe == handle && outNow() != null) {
+            if (isOutNow(handle)) {
                 DeadlockProbes.collect(this, handle, lastRefuted + probeDelay);
             }
         }
@@ -518,7 +533,7 @@ public final class WorkerPool {
 
     /**
      * The finalizer handed back {@code p}: its ring was unreachable, so none of its fibers can ever be woken
-     * (other than by a cancellation). They go back to their lists, and the deadlock check reports them.
+     * (other than by a cancellation). They go back to their lists, and the deadlock check reports their run.
      */
     void probeUnreachable(DeadlockProbe p) {
         List<Continuation> fibers;
@@ -528,17 +543,13 @@ public final class WorkerPool {
             }
             fibers = p.fibers();
             p.takeBack();
-            if (probe == p.handle) {
-                probe = null;
-            }
+            probes.remove(p.handle);
+            probing = !probes.isEmpty();
         }
         DeadlockCheck check = deadlockCheck;
-        boolean reported = check != null && check.unreachable(this, fibers);
-        synchronized (probeLock) {
-            if (reported) {
-                probeDelay = 0;
-            } else {
-                lengthenProbeDelay(); // fibers of no run (spawned from outside): the next probe would find them again
+        if (check != null && check.unreachable(this, fibers)) {
+            synchronized (probeLock) {
+                probeDelay = 0; // a deadlock found: the next one is looked for at once again
             }
         }
     }
