@@ -1,5 +1,6 @@
 package dev.weft.csp.runtime;
 
+import java.lang.management.ManagementFactory;
 import java.lang.ref.WeakReference;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -16,6 +17,7 @@ import java.util.concurrent.TimeUnit;
  * thread. No frame of this thread holds a probe while it asks for a collection.
  */
 final class DeadlockProbes {
+    private static final System.Logger LOG = System.getLogger("dev.weft.csp");
     private static final Object LOCK = new Object();
     /** Probes waiting for their collection (under LOCK). */
     private static final List<Request> PENDING = new ArrayList<>();
@@ -65,7 +67,27 @@ final class DeadlockProbes {
         }
     }
 
+    /**
+     * What the JVM's options {@code jvmArguments} do to deadlock reports, said once (through
+     * {@link System.Logger}, logger {@code dev.weft.csp}) as the first probe goes out; null if nothing: the probes need {@code System.gc()} to collect and finalization to hand back.
+     */
+    static String blindness(List<String> jvmArguments) {
+        if (jvmArguments.contains("--finalization=disabled")) {
+            return "Weft reports no deadlock in this JVM: finalization is disabled (--finalization=disabled), and"
+                    + " a deadlock probe needs it to get the fibers it found unreachable back. Deadlocked runs wait.";
+        }
+        if (jvmArguments.contains("-XX:+DisableExplicitGC")) {
+            return "Weft reports deadlocks late in this JVM: System.gc() is disabled (-XX:+DisableExplicitGC), so"
+                    + " a deadlock probe waits for a collection the JVM starts on its own.";
+        }
+        return null;
+    }
+
     private static void loop() {
+        String warning = blindness(ManagementFactory.getRuntimeMXBean().getInputArguments());
+        if (warning != null) {
+            LOG.log(System.Logger.Level.WARNING, warning);
+        }
         for (;;) {
             try {
                 if (!concludeOne()) {
