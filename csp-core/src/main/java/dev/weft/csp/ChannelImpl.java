@@ -39,6 +39,8 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
     // The state word: the lock bit and the flags, in one int so that a channel stays small.
     static final int LOCKED = 1;
     private static final int POISONED = 2, SHARED_READERS = 4, SHARED_WRITERS = 8, CLOSED = 16;
+    /** Fixed at creation: a plain thread made the channel (see {@link Uses}); a bit, so the channel does not grow. */
+    private static final int MADE_OUTSIDE = 32;
     private static final VarHandle STATE;
 
     static {
@@ -54,8 +56,9 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
     private final In in = new In();
     private final Out out = new Out();
     /**
-     * {@link #LOCKED}, {@link #POISONED} and {@link #CLOSED} (changed under the lock), and the fixed sharing flags. Not private:
-     * a failure handler of {@link Alternative} frees the lock with a plain write of it (see Faults above).
+     * {@link #LOCKED}, {@link #POISONED} and {@link #CLOSED} (changed under the lock), the fixed sharing flags
+     * and {@link #MADE_OUTSIDE}. Not private: a failure handler of {@link Alternative} frees the lock with a
+     * plain write of it (see Faults above).
      */
     volatile int state;
     /** Who has used the channel, under the lock; see {@link Uses}. */
@@ -64,7 +67,8 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
     ChannelImpl(ChannelBuffer<T> buffer, boolean sharedReaders, boolean sharedWriters) {
         ChannelBuffer<T> b = buffer == null ? null : buffer.claim();
         this.buffer = b == null || b.isSynchronous() ? null : b;
-        this.state = (sharedReaders ? SHARED_READERS : 0) | (sharedWriters ? SHARED_WRITERS : 0);
+        this.state = (sharedReaders ? SHARED_READERS : 0) | (sharedWriters ? SHARED_WRITERS : 0)
+                | (users == Uses.UNUSED ? MADE_OUTSIDE : 0);
     }
 
     @Override
@@ -139,7 +143,7 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
     /** Records a use by a party of pool {@code p} (null: a plain thread). Under the lock. */
     private void use(WorkerPool p) {
         if (p != users && users != null) {
-            users = null; // a plain thread, or a second pool: for good
+            users = Uses.after(users, p);
         }
     }
 
@@ -368,13 +372,13 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
         }
 
         @Override
-        public boolean onlyUsedBy(WorkerPool pool) {
+        public boolean onlyUsedBy(WorkerPool pool, boolean creatorCounts) {
             ChannelImpl<?> c = channel();
             StackReserve.forOperation();
             c.lock();
             boolean only;
             try {
-                only = Uses.onlyBy(c.users, pool);
+                only = Uses.onlyBy(c.users, (c.state & MADE_OUTSIDE) != 0, pool, creatorCounts);
                 c.unlock();
             } catch (Throwable t) {
                 c.state &= ~LOCKED; // unlock() is the last call: a failure left the lock held

@@ -789,7 +789,7 @@ public final class Fiber extends Continuation {
             }
         } finally {
             if (group != null) {
-                group.ended(this, t); // whatever failed above, the run must learn that this fiber ended
+                group.ended(this, t, cancelled); // whatever failed above, the run must learn that this fiber ended
             }
         }
     }
@@ -850,7 +850,7 @@ public final class Fiber extends Continuation {
         } catch (RuntimeException | Error e) {
             state = DONE;
             if (group != null) {
-                group.ended(this, null);
+                group.ended(this, null, cancelled);
             }
             throw e;
         }

@@ -353,6 +353,7 @@ final class Worker implements Runnable {
         } finally {
             pool.idle.decrementAndGet();
             idling = false;
+            pool.leftRest(); // before any fiber runs: the fibers of a deadlock probe go back to their lists
             if (stealing && !active.isEmpty()) {
                 wakeSoundSleepers(); // so that one of them watches this worker for a slice that gets stuck
             }
