@@ -304,7 +304,7 @@ final class Endpoints implements LinkListener {
     /** What a lane's output fails with when the input answers its value with {@link Protocol#POISON_LANE}. */
     private static RuntimeException laneRefusal(long why, NetChannelLocation input) {
         if (why == Protocol.LOST) {
-            return new LinkLostException("the net channel " + input + " was lost: it moved to a node that was lost");
+            return new LinkLostException("the net channel " + input + " is out of reach: it moved, and the way to it was lost");
         }
         if (why == Protocol.NO_SUCH_INPUT) {
             return new PoisonException("there is no net input " + input + " (never made, or its node forgot it)");

@@ -40,8 +40,7 @@ final class Forwarder {
     /** A value (or a moving input) of {@code w}'s, numbered {@code seq}: on to the home. */
     void forward(RemoteWriter w, long seq, byte kind, byte[] body) {
         if (failure != null) {
-            w.link.send(new Frame(Protocol.POISON_LANE, w.lane, failure instanceof LinkLostException
-                    ? Protocol.LOST : Protocol.POISONED));
+            w.link.send(new Frame(Protocol.POISON_LANE, w.lane, Protocol.LOST));
             return;
         }
         send(new Frame(Protocol.FORWARD, 0, w.lane, Parcel.forward(kind, seq, w.link.peer(), body)));

@@ -207,9 +207,12 @@ final class Lane {
         sent--;
     }
 
-    /** Whether every value sent before the last change of route was answered: none can be lost on the old way. */
-    synchronized boolean settledBeforeSwitch() {
-        return settled >= switchedAt;
+    /**
+     * Whether every value this lane sent by a way other than {@code current} was answered: none can still be
+     * lost on an old way.
+     */
+    synchronized boolean settledOffRoute(Route current) {
+        return settled >= (current.moves() == routeMoves ? switchedAt : sent);
     }
 
     static byte[] seqBytes(long seq) {

@@ -614,7 +614,7 @@ abstract class NetInput<T> implements LinkUser, ForwardingGuard {
         Forwarder f;
         synchronized (this) {
             f = moved;
-            if (f != null ? !f.fail(e) : failure != null) {
+            if (f != null ? !f.fail(asLost(e)) : failure != null) {
                 return;
             }
             if (f == null) {
@@ -629,10 +629,17 @@ abstract class NetInput<T> implements LinkUser, ForwardingGuard {
         if (f == null) {
             in.poison();
         }
-        long why = e instanceof LinkLostException && f != null ? Protocol.LOST : Protocol.POISONED;
+        long why = f != null ? Protocol.LOST : Protocol.POISONED;
         for (RemoteWriter w : toTell) {
             w.link.send(new Frame(Protocol.POISON_LANE, w.lane, why));
         }
+    }
+
+    /** What a forwarding pointer fails with: its input is out of reach from here, as with a lost link. */
+    private RuntimeException asLost(RuntimeException e) {
+        return e instanceof LinkLostException ? e
+                : new LinkLostException("the net channel " + location + " moved away from a node that failed: "
+                + e.getMessage());
     }
 
     @Override

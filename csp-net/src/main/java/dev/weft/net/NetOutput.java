@@ -129,19 +129,21 @@ final class NetOutput<T> implements NetChannelOutput<T>, NetSharedChannelOutput<
     @Override
     public void linkLost(Link lost, LinkLostException e, boolean peerClosed) {
         Route r = route;
-        if (r != null && r.link() != lost && (peerClosed || settledBeforeSwitch())) {
+        if (r != null && r.link() != lost && (peerClosed || settledOffRoute())) {
             return;
         }
         fail(e);
     }
 
-    private boolean settledBeforeSwitch() {
+    /** Whether every value sent to an old home of the input was answered (from its newest home). */
+    boolean settledOffRoute() {
+        Route r = route;
         List<Lane> lanes;
         synchronized (this) {
             lanes = new ArrayList<>(live);
         }
         for (Lane l : lanes) {
-            if (!l.settledBeforeSwitch()) {
+            if (!l.settledOffRoute(r)) {
                 return false;
             }
         }

@@ -1,0 +1,436 @@
+package dev.weft.net;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.weft.csp.Alternative;
+import dev.weft.csp.Fiber;
+import dev.weft.csp.PoisonException;
+import dev.weft.csp.Scheduler;
+import dev.weft.csp.Weft;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Mobile net inputs: an input written to a net channel moves to the node that reads it; its location stays
+ * valid, its writers are redirected, no value is lost or duplicated, each writer's order is kept.
+ */
+@Timeout(120)
+class MobileInputTest {
+    private static final int ITERATIONS = Integer.getInteger("weft.mobileInputTest.iterations", 3);
+    private static final int WRITERS = 4;
+    private static final int EACH = 10_000;
+    private static final int STRIDE = 1_000_000; // a value is writer * STRIDE + its index
+
+    /** The test: a synchronous input moved while 4 writers on 2 nodes write 10,000 values each. */
+    @Test
+    void aSynchronousInputMovedWhileFourWritersOnTwoNodesWrite() {
+        moveUnderLoad(0, 1);
+        moveUnderLoad(0, 2);
+    }
+
+    /** The same with a buffered input: its unread values move with it, ahead of anything newer. */
+    @Test
+    void aBufferedInputMovedWhileFourWritersOnTwoNodesWrite() {
+        moveUnderLoad(16, 1);
+        moveUnderLoad(16, 2);
+    }
+
+    private static void moveUnderLoad(int capacity, int workers) {
+        Random random = new Random(11 + capacity + workers);
+        try (Nodes nodes = new Nodes(); Scheduler s = Scheduler.create(workers)) {
+            Node home = nodes.start();
+            Node next = nodes.start();
+            Node[] writerNodes = {nodes.start(), nodes.start()};
+            for (int it = 0; it < ITERATIONS; it++) {
+                NetChannelInput<Integer> in = capacity == 0 ? home.net2one() : home.net2one(capacity);
+                NetChannelInput<NetChannelInput<Integer>> carrier = next.net2one();
+                NetChannelOutput<NetChannelInput<Integer>> toNext = home.one2net(carrier.location());
+                int moveAfter = random.nextInt(WRITERS * EACH);
+                List<Integer> before = new ArrayList<>();
+                List<Integer> after = new ArrayList<>();
+                List<NetOutput<Integer>> outs = new ArrayList<>();
+                for (int w = 0; w < WRITERS; w++) {
+                    outs.add((NetOutput<Integer>) writerNodes[w % 2].<Integer>one2net(in.location()));
+                }
+                Weft.run(s, () -> {
+                    List<Fiber> fs = new ArrayList<>();
+                    for (int w = 0; w < WRITERS; w++) {
+                        NetChannelOutput<Integer> out = outs.get(w);
+                        int base = w * STRIDE;
+                        fs.add(Weft.spawn(() -> {
+                            for (int i = 0; i < EACH; i++) {
+                                out.write(base + i);
+                            }
+                        }));
+                    }
+                    fs.add(Weft.spawn(() -> {
+                        for (int k = 0; k < moveAfter; k++) {
+                            before.add(in.read());
+                        }
+                        toNext.write(in);
+                    }));
+                    fs.add(Weft.spawn(() -> {
+                        NetChannelInput<Integer> moved = carrier.read();
+                        assertEquals(in.location(), moved.location());
+                        while (before.size() + after.size() < WRITERS * EACH) { // `before` is complete once moved
+                            after.add(moved.read());
+                        }
+                    }));
+                    for (Fiber f : fs) {
+                        f.join();
+                    }
+                });
+                assertEquals(moveAfter, before.size());
+                assertEveryValueOnceInOrder(before, after);
+                if (after.size() > WRITERS * (capacity + 2)) { // then some writer wrote to the old home after the move
+                    assertTrue(outs.stream().anyMatch(o -> o.currentRoute().moves() == 1), "no writer was redirected");
+                }
+                IllegalStateException gone = assertThrows(IllegalStateException.class, in::read);
+                assertTrue(gone.getMessage().contains("moved"), gone.getMessage());
+            }
+        }
+    }
+
+    /** A -> B -> C under load, writers on the first and the last home (self links both): nothing lost, order kept. */
+    @Test
+    void anInputMovedTwiceUnderLoad() {
+        for (int capacity : new int[] {0, 8}) {
+            Random random = new Random(5 + capacity);
+            try (Nodes nodes = new Nodes(); Scheduler s = Scheduler.create(2)) {
+                Node a = nodes.start();
+                Node b = nodes.start();
+                Node c = nodes.start();
+                for (int it = 0; it < ITERATIONS; it++) {
+                    NetChannelInput<Integer> in = capacity == 0 ? a.net2one() : a.net2one(capacity);
+                    NetChannelInput<NetChannelInput<Integer>> toB = b.net2one();
+                    NetChannelInput<NetChannelInput<Integer>> toC = c.net2one();
+                    NetChannelOutput<NetChannelInput<Integer>> fromA = a.one2net(toB.location());
+                    NetChannelOutput<NetChannelInput<Integer>> fromB = b.one2net(toC.location());
+                    int first = random.nextInt(WRITERS * EACH / 2);
+                    int second = random.nextInt(WRITERS * EACH / 2);
+                    List<Integer> atA = new ArrayList<>();
+                    List<Integer> atB = new ArrayList<>();
+                    List<Integer> atC = new ArrayList<>();
+                    Weft.run(s, () -> {
+                        List<Fiber> fs = new ArrayList<>();
+                        for (int w = 0; w < WRITERS; w++) {
+                            NetChannelOutput<Integer> out = (w % 2 == 0 ? a : c).one2net(in.location());
+                            int base = w * STRIDE;
+                            fs.add(Weft.spawn(() -> {
+                                for (int i = 0; i < EACH; i++) {
+                                    out.write(base + i);
+                                }
+                            }));
+                        }
+                        fs.add(Weft.spawn(() -> {
+                            for (int k = 0; k < first; k++) {
+                                atA.add(in.read());
+                            }
+                            fromA.write(in);
+                        }));
+                        fs.add(Weft.spawn(() -> {
+                            NetChannelInput<Integer> here = toB.read();
+                            for (int k = 0; k < second; k++) {
+                                atB.add(here.read());
+                            }
+                            fromB.write(here);
+                        }));
+                        fs.add(Weft.spawn(() -> {
+                            NetChannelInput<Integer> here = toC.read();
+                            assertEquals(in.location(), here.location());
+                            while (atC.size() < WRITERS * EACH - first - second) {
+                                atC.add(here.read());
+                            }
+                        }));
+                        for (Fiber f : fs) {
+                            f.join();
+                        }
+                    });
+                    List<Integer> before = new ArrayList<>(atA);
+                    before.addAll(atB);
+                    assertEveryValueOnceInOrder(before, atC);
+                }
+            }
+        }
+    }
+
+    /**
+     * A -> B -> C: a writer that wrote to B, and a new writer, end up writing straight to C, not along the
+     * chain: the first home hears of each move, and so does the home left.
+     */
+    @Test
+    void writersAreRedirectedToTheNewestHome() throws Exception {
+        try (Nodes nodes = new Nodes()) {
+            Node a = nodes.start();
+            Node b = nodes.start();
+            Node c = nodes.start();
+            Node w = nodes.start();
+            NetChannelInput<Integer> in = a.net2one(4);
+            NetChannelInput<NetChannelInput<Integer>> toB = b.net2one(1);
+            NetChannelInput<NetChannelInput<Integer>> toC = c.net2one(1);
+            NetOutput<Integer> early = (NetOutput<Integer>) w.<Integer>one2net(in.location());
+            early.write(1);
+            a.<NetChannelInput<Integer>>one2net(toB.location()).write(in);
+            NetChannelInput<Integer> atB = toB.read();
+            assertEquals(1, atB.read());
+            early.write(2); // by way of A, which tells it that the input is at B
+            assertEquals(2, atB.read());
+            awaitRoute(early, b, 1);
+            early.write(3); // straight to B
+            assertEquals(3, atB.read());
+            b.<NetChannelInput<Integer>>one2net(toC.location()).write(atB);
+            NetChannelInput<Integer> atC = toC.read();
+            early.write(4); // by way of B
+            assertEquals(4, atC.read());
+            awaitRoute(early, c, 2);
+            NetOutput<Integer> late = (NetOutput<Integer>) w.<Integer>one2net(in.location());
+            late.write(5); // by way of A, which points at C now
+            assertEquals(5, atC.read());
+            awaitRoute(late, c, 2);
+            assertThrows(IllegalStateException.class, atB::read);
+        }
+    }
+
+    /** Waits (bounded by the test's timeout) until {@code out} writes straight to {@code home}. */
+    private static void awaitRoute(NetOutput<?> out, Node home, long moves) {
+        while (out.currentRoute().moves() != moves || !out.currentRoute().link().peer().equals(home.address())) {
+            assertTrue(out.currentRoute().moves() <= moves, "redirected past " + home);
+            Thread.onSpinWait();
+        }
+    }
+
+    /** The end written to a channel read on its own node: a new end there, the same location, writers unaware. */
+    @Test
+    void anInputMovesOnItsOwnNode() throws Exception {
+        try (Nodes nodes = new Nodes()) {
+            Node a = nodes.start();
+            Node w = nodes.start();
+            NetChannelInput<String> in = a.net2one(2);
+            NetChannelOutput<String> out = w.one2net(in.location());
+            out.write("before");
+            NetChannelInput<NetChannelInput<String>> carrier = a.net2one(1);
+            a.<NetChannelInput<String>>one2net(carrier.location()).write(in);
+            NetChannelInput<String> moved = carrier.read();
+            assertTrue(moved != in);
+            assertEquals(in.location(), moved.location());
+            out.write("after");
+            assertEquals("before", moved.read());
+            assertEquals("after", moved.read());
+            assertThrows(IllegalStateException.class, in::pending);
+        }
+    }
+
+    /** Every use of the end left behind throws, saying that it moved, and where. */
+    @Test
+    void theEndLeftBehindSaysWhereItWent() throws Exception {
+        try (Nodes nodes = new Nodes()) {
+            Node a = nodes.start();
+            Node b = nodes.start();
+            NetChannelInput<Integer> in = a.net2one(1);
+            NetChannelInput<NetChannelInput<Integer>> carrier = b.net2one(1);
+            NetChannelOutput<NetChannelInput<Integer>> toB = a.one2net(carrier.location());
+            toB.write(in);
+            NetChannelInput<Integer> moved = carrier.read();
+            NetChannelOutput<Integer> out = a.one2net(in.location());
+            out.write(7); // by way of the old home, which learns where the input lives on the way
+            assertEquals(7, moved.read());
+            IllegalStateException e = assertThrows(IllegalStateException.class, in::read);
+            assertTrue(e.getMessage().contains("moved") && e.getMessage().contains(b.address().toString()),
+                    e.getMessage());
+            assertThrows(IllegalStateException.class, in::pending);
+            assertThrows(IllegalStateException.class, in::poison);
+            assertThrows(IllegalStateException.class, () -> toB.write(in)); // it has moved already
+            assertEquals(0, new Alternative(in).priSelect()); // as a guard it is ready, and its read throws
+            assertThrows(IllegalStateException.class, in::read);
+        }
+    }
+
+    /** An end that a reader waits on, in a read or in an alternative, is not moved; once free, it is. */
+    @Test
+    void anEndInUseDoesNotMove() throws Exception {
+        try (Nodes nodes = new Nodes()) {
+            Node a = nodes.start();
+            Node b = nodes.start();
+            NetChannelInput<Integer> in = a.net2one();
+            NetChannelOutput<Integer> out = b.one2net(in.location());
+            NetChannelInput<NetChannelInput<Integer>> carrier = b.net2one(1);
+            NetChannelOutput<NetChannelInput<Integer>> toB = a.one2net(carrier.location());
+            Nodes.Party<Integer> reader = nodes.thread("reader", in::read);
+            reader.awaitBlocked();
+            IllegalStateException busy = assertThrows(IllegalStateException.class, () -> toB.write(in));
+            assertTrue(busy.getMessage().contains("reads"), busy.getMessage());
+            out.write(1);
+            assertEquals(1, reader.join());
+            Nodes.Party<Integer> selector = nodes.thread("selector", () -> new Alternative(in).select());
+            selector.awaitBlocked();
+            assertThrows(IllegalStateException.class, () -> toB.write(in));
+            Nodes.Party<Void> writer = nodes.thread("writer", () -> {
+                out.write(2);
+                return null;
+            });
+            assertEquals(0, selector.join());
+            assertEquals(2, in.read());
+            writer.join();
+            toB.write(in); // free now: it moves, whole
+            NetChannelInput<Integer> moved = carrier.read();
+            Nodes.Party<Void> later = nodes.thread("later", () -> {
+                out.write(3);
+                return null;
+            });
+            assertEquals(3, moved.read());
+            later.join();
+        }
+    }
+
+    /**
+     * A synchronous writer cancelled (its thread interrupted) while its value is on its way by the old home:
+     * the value is withdrawn and never read, as without a move.
+     */
+    @Test
+    void aWriterCancelledDuringAMoveWithdrawsItsValue() throws Exception {
+        try (Nodes nodes = new Nodes()) {
+            Node a = nodes.start();
+            Node b = nodes.start();
+            Node w = nodes.start();
+            NetChannelInput<Integer> in = a.net2one();
+            NetChannelInput<NetChannelInput<Integer>> carrier = b.net2one(1);
+            a.<NetChannelInput<Integer>>one2net(carrier.location()).write(in);
+            NetChannelInput<Integer> moved = carrier.read();
+            NetChannelOutput<Integer> out = w.one2net(in.location());
+            Nodes.Party<Void> writer = nodes.thread("writer", () -> {
+                out.write(1); // by way of A
+                return null;
+            });
+            assertEquals(0, new Alternative(moved).priSelect()); // it has arrived at B
+            writer.thread.interrupt();
+            assertInstanceOf(dev.weft.csp.CancelledException.class, writer.failure());
+            Nodes.Party<Void> next = nodes.thread("next", () -> {
+                out.write(2);
+                return null;
+            });
+            assertEquals(2, moved.read()); // 1 was withdrawn
+            next.join();
+        }
+    }
+
+    /** A poisoned end stays poisoned when it moves; poison crosses between the moved end and its writers. */
+    @Test
+    void poisonAndMoves() throws Exception {
+        try (Nodes nodes = new Nodes()) {
+            Node a = nodes.start();
+            Node b = nodes.start();
+            Node w = nodes.start();
+            NetChannelInput<NetChannelInput<Integer>> carrier = b.net2one(3);
+            NetChannelOutput<NetChannelInput<Integer>> toB = a.one2net(carrier.location());
+
+            NetChannelInput<Integer> poisoned = a.net2one();
+            poisoned.poison();
+            toB.write(poisoned);
+            NetChannelInput<Integer> stillPoisoned = carrier.read();
+            assertThrows(PoisonException.class, stillPoisoned::read);
+            assertThrows(PoisonException.class, () -> w.<Integer>one2net(poisoned.location()).write(1));
+
+            NetChannelInput<Integer> readerPoisons = a.net2one(4);
+            NetChannelOutput<Integer> early = w.one2net(readerPoisons.location());
+            early.write(1);
+            toB.write(readerPoisons);
+            NetChannelInput<Integer> moved = carrier.read();
+            assertEquals(1, moved.read());
+            moved.poison();
+            assertThrows(PoisonException.class, () -> {
+                for (int i = 0; i < 10; i++) { // buffered: a write on credit may return before the news comes
+                    early.write(i);
+                }
+            });
+            assertThrows(PoisonException.class, () -> w.<Integer>one2net(readerPoisons.location()).write(1));
+
+            NetChannelInput<Integer> writerPoisons = a.net2one();
+            toB.write(writerPoisons);
+            NetChannelInput<Integer> moved2 = carrier.read();
+            w.<Integer>one2net(writerPoisons.location()).poison(); // by way of the old home
+            assertThrows(PoisonException.class, moved2::read);
+        }
+    }
+
+    /**
+     * The old home closes once its writers are redirected: they go on, and every value is read once, in
+     * order. A writer that had not written since the move cannot reach the input any more: its write fails
+     * with {@link LinkLostException}.
+     */
+    @Test
+    void theOldHomeClosesAfterTheMove() throws Exception {
+        int each = 2_000;
+        try (Nodes nodes = new Nodes(); Scheduler s = Scheduler.create(2)) {
+            Node a = nodes.start();
+            Node b = nodes.start();
+            Node[] writerNodes = {nodes.start(), nodes.start()};
+            NetChannelInput<Integer> in = a.net2one();
+            NetChannelInput<NetChannelInput<Integer>> carrier = b.net2one(1);
+            List<NetOutput<Integer>> outs = new ArrayList<>();
+            for (int w = 0; w < WRITERS; w++) {
+                outs.add((NetOutput<Integer>) writerNodes[w % 2].<Integer>one2net(in.location()));
+            }
+            NetOutput<Integer> idle = (NetOutput<Integer>) writerNodes[0].<Integer>one2net(in.location());
+            idle.write(-1);
+            assertEquals(-1, in.read());
+            List<Integer> read = new ArrayList<>();
+            Fiber[] writers = new Fiber[WRITERS];
+            for (int w = 0; w < WRITERS; w++) {
+                NetChannelOutput<Integer> out = outs.get(w);
+                int base = w * STRIDE;
+                writers[w] = Weft.spawn(s, () -> {
+                    for (int i = 0; i < each; i++) {
+                        out.write(base + i);
+                    }
+                });
+            }
+            for (int k = 0; k < 100; k++) {
+                read.add(in.read());
+            }
+            a.<NetChannelInput<Integer>>one2net(carrier.location()).write(in);
+            NetChannelInput<Integer> moved = carrier.read();
+            Fiber reader = Weft.spawn(s, () -> {
+                while (read.size() < WRITERS * each) {
+                    read.add(moved.read());
+                }
+            });
+            for (NetOutput<Integer> out : outs) { // each writes to B now, nothing of its left on the way by A
+                while (out.currentRoute().moves() != 1 || !out.settledOffRoute()) {
+                    Thread.onSpinWait();
+                }
+            }
+            a.close();
+            for (Fiber w : writers) {
+                w.join();
+            }
+            reader.join();
+            int[] nextOf = new int[WRITERS];
+            for (int v : read) {
+                assertEquals(nextOf[v / STRIDE]++, v % STRIDE);
+            }
+            assertInstanceOf(LinkLostException.class, assertThrows(PoisonException.class, () -> idle.write(1)));
+        }
+    }
+
+    /** Every writer's values, read before and after the move, are 0 to EACH - 1, each once, in order. */
+    private static void assertEveryValueOnceInOrder(List<Integer> before, List<Integer> after) {
+        int[] nextOf = new int[WRITERS];
+        List<Integer> all = new ArrayList<>(before);
+        all.addAll(after);
+        for (int v : all) {
+            int w = v / STRIDE;
+            assertEquals(nextOf[w], v % STRIDE, "writer " + w + ": out of order, lost or duplicated (read "
+                    + before.size() + " before the move)");
+            nextOf[w]++;
+        }
+        for (int w = 0; w < WRITERS; w++) {
+            assertEquals(EACH, nextOf[w], "writer " + w);
+        }
+    }
+}
