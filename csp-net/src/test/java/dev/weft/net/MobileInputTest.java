@@ -10,6 +10,7 @@ import dev.weft.csp.Fiber;
 import dev.weft.csp.PoisonException;
 import dev.weft.csp.Scheduler;
 import dev.weft.csp.Weft;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -360,8 +361,8 @@ class MobileInputTest {
 
     /**
      * The old home closes once its writers are redirected: they go on, and every value is read once, in
-     * order. A writer that had not written since the move cannot reach the input any more: its write fails
-     * with {@link LinkLostException}.
+     * order. A writer that never wrote cannot reach the input any more: its write fails with
+     * {@link LinkLostException}.
      */
     @Test
     void theOldHomeClosesAfterTheMove() throws Exception {
@@ -377,8 +378,12 @@ class MobileInputTest {
                 outs.add((NetOutput<Integer>) writerNodes[w % 2].<Integer>one2net(in.location()));
             }
             NetOutput<Integer> idle = (NetOutput<Integer>) writerNodes[0].<Integer>one2net(in.location());
-            idle.write(-1);
+            Nodes.Party<Void> once = nodes.thread("idle", () -> {
+                idle.write(-1);
+                return null;
+            });
             assertEquals(-1, in.read());
+            once.join();
             List<Integer> read = new ArrayList<>();
             Fiber[] writers = new Fiber[WRITERS];
             for (int w = 0; w < WRITERS; w++) {
@@ -414,7 +419,54 @@ class MobileInputTest {
             for (int v : read) {
                 assertEquals(nextOf[v / STRIDE]++, v % STRIDE);
             }
-            assertInstanceOf(LinkLostException.class, assertThrows(PoisonException.class, () -> idle.write(1)));
+            // a writer that had written before the move was told where the input went, even idle
+            assertEquals(1, idle.currentRoute().moves());
+            Nodes.Party<Void> late = nodes.thread("late", () -> {
+                idle.write(1);
+                return null;
+            });
+            assertEquals(1, moved.read());
+            late.join();
+            // a writer that never wrote knows only the location, whose node is gone
+            NetChannelOutput<Integer> fresh = writerNodes[1].one2net(in.location());
+            assertInstanceOf(LinkLostException.class, assertThrows(PoisonException.class, () -> fresh.write(1)));
+        }
+    }
+
+    /**
+     * The input's new home, a JVM of its own, is killed: its writers fail with {@link LinkLostException}
+     * within the heartbeat timeout, the one redirected to it and one that comes by way of the old home.
+     */
+    @Test
+    void theNewHomeKilled() throws Exception {
+        Duration timeout = Duration.ofSeconds(2);
+        try (Nodes nodes = new Nodes()) {
+            Node a = nodes.start(Node.builder().serveNames().heartbeat(Duration.ofMillis(200), timeout));
+            Node w = nodes.start(Node.builder().heartbeat(Duration.ofMillis(200), timeout));
+            NetChannelInput<Integer> in = a.net2one();
+            Process child = ChildNode.start(a.address(), "mobile");
+            try {
+                NetOutput<Integer> out = (NetOutput<Integer>) w.<Integer>one2net(in.location());
+                Nodes.Party<Void> writer = nodes.thread("writer", () -> {
+                    for (int i = 0; ; i++) {
+                        out.write(i);
+                    }
+                });
+                assertEquals(0, in.read());
+                a.<NetChannelInput<Integer>>one2net("mobile.carrier", Duration.ofSeconds(10)).write(in);
+                while (out.currentRoute().moves() != 1) { // the writer writes to the child now
+                    Thread.onSpinWait();
+                }
+                long killed = System.nanoTime();
+                child.destroyForcibly();
+                assertInstanceOf(LinkLostException.class, writer.failure());
+                NetChannelOutput<Integer> fresh = w.one2net(in.location()); // by way of the old home
+                assertInstanceOf(LinkLostException.class, assertThrows(PoisonException.class, () -> fresh.write(1)));
+                long tookMs = (System.nanoTime() - killed) / 1_000_000;
+                assertTrue(tookMs < timeout.toMillis() + 1000, "took " + tookMs + " ms");
+            } finally {
+                child.destroyForcibly();
+            }
         }
     }
 
