@@ -9,6 +9,8 @@ import dev.weft.csp.Pausable;
 import dev.weft.csp.PoisonException;
 import dev.weft.net.transport.Frame;
 import dev.weft.net.transport.Link;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
@@ -45,6 +47,23 @@ abstract class NetInput<T> implements LinkUser, ForwardingGuard {
     private boolean closed;
     /** Set once the input has left this node; volatile: a value's arrival reads it before the lock. */
     private volatile Forwarder moved;
+    /** Envelopes an arrival took under the lock and offers after it; under the monitor. */
+    private long handedOut;
+    /** Of those, the ones offered (by {@link #OFFERED}): a move waits until it has them all in the channel. */
+    @SuppressWarnings("unused")
+    private volatile long offered;
+
+    /** What {@link #take} returns for a value withdrawn on its way: nothing to offer. */
+    private static final Envelope NOTHING = new Envelope(null, null);
+    private static final VarHandle OFFERED;
+
+    static {
+        try {
+            OFFERED = MethodHandles.lookup().findVarHandle(NetInput.class, "offered", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     NetInput(Endpoints endpoints, NetChannelLocation location, long localId, int capacity, long moves,
              AltingChannelInput<Envelope> in, ChannelOutput<Envelope> out) {
@@ -187,6 +206,9 @@ abstract class NetInput<T> implements LinkUser, ForwardingGuard {
                     }
                 }
             }
+            while ((long) OFFERED.getVolatile(this) != handedOut) {
+                Thread.onSpinWait(); // an arrival is offering a value it took before: one offer, no lock
+            }
             List<Envelope> unread = new ArrayList<>();
             for (Envelope e; (e = Extensions.poll(in)) != null; ) {
                 if (!e.withdrawn) {
@@ -319,6 +341,7 @@ abstract class NetInput<T> implements LinkUser, ForwardingGuard {
                 return;
             }
         }
+        Envelope toOffer = null;
         synchronized (this) {
             Forwarder f = moved;
             RemoteWriter w = latest;
@@ -339,40 +362,61 @@ abstract class NetInput<T> implements LinkUser, ForwardingGuard {
                 early(w, seq, kind, body, via);
                 return;
             } else {
-                if (!take(w, kind, value, body, via)) {
+                Envelope e = take(w, kind, value, body, via);
+                if (e == null) {
                     return;
                 }
                 w.arrived++;
                 if (w.held != null) {
+                    offer(e);
                     takeHeld(w, via);
+                    return;
                 }
-                return;
+                if (e == NOTHING) {
+                    return;
+                }
+                toOffer = e;
+                handedOut++;
             }
+        }
+        if (toOffer != null) { // outside the lock, as a reader's claim needs it: a move waits for this offer
+            Extensions.offer(out, toOffer); // false only if poisoned meanwhile (the buffer is unbounded)
+            OFFERED.getAndAdd(this, 1L);
+            return;
         }
         lostInMove(body, via); // the channel it came on is poisoned or closed: it is lost with it
     }
 
-    /** Takes {@code w}'s next value in order into the buffer. False if its link was refused. Under the monitor. */
-    private boolean take(RemoteWriter w, byte kind, Object value, byte[] body, Link via) {
+    private void offer(Envelope e) {
+        if (e != NOTHING) {
+            Extensions.offer(out, e);
+        }
+    }
+
+    /**
+     * Takes {@code w}'s next value in order: returns its envelope, to offer to the readers, or {@link #NOTHING}
+     * if it was withdrawn on its way, or null if its link was refused. Under the monitor.
+     */
+    private Envelope take(RemoteWriter w, byte kind, Object value, byte[] body, Link via) {
         boolean withdrawn = w.withdrawn == w.arrived + 1; // by its cancelled writer, on the way
         if (withdrawn) {
             w.withdrawn = 0;
             if (kind == Protocol.VALUE) {
                 w.link.send(new Frame(Protocol.WITHDRAWN, w.lane, 0));
-                return true;
+                return NOTHING;
             }
         }
         if (w.unread + w.heldCount() >= window) {
             via.refuse("writer " + w.lane + " on " + w.link.peer() + " sent more values to " + location
                     + " than its credit (" + window + ")");
-            return false;
+            return null;
         }
         if (kind == Protocol.MOVING_END) {
             try {
                 value = endpoints.adopt(body);
             } catch (RuntimeException e) {
                 via.refuse("a net input moving to " + location + " that this node refuses: " + e.getMessage());
-                return false;
+                return null;
             }
         }
         Envelope e = new Envelope(value, w);
@@ -388,8 +432,7 @@ abstract class NetInput<T> implements LinkUser, ForwardingGuard {
         if (capacity > 0 && first) { // before the value can be read, so that the reader's credit comes after it
             w.link.send(new Frame(Protocol.OPENED, w.lane, capacity));
         }
-        Extensions.offer(out, e); // false only if poisoned meanwhile (the buffer is unbounded): writers are told
-        return true;
+        return e;
     }
 
     /** {@code w}'s value {@code seq} came before its predecessors (by a shorter way): it waits for them. */
@@ -412,9 +455,11 @@ abstract class NetInput<T> implements LinkUser, ForwardingGuard {
                     return;
                 }
             }
-            if (!take(w, p.kind(), value, p.body(), via)) {
+            Envelope e = take(w, p.kind(), value, p.body(), via);
+            if (e == null) {
                 return;
             }
+            offer(e);
             w.arrived++;
         }
     }
