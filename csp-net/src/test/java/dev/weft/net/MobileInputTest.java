@@ -206,6 +206,38 @@ class MobileInputTest {
         }
     }
 
+    /** A -> B -> A: back on its first node the input is a new end there; writers old and new still reach it. */
+    @Test
+    void anInputMovesBackToItsFirstNode() throws Exception {
+        try (Nodes nodes = new Nodes()) {
+            Node a = nodes.start();
+            Node b = nodes.start();
+            Node w = nodes.start();
+            NetChannelInput<Integer> in = a.net2one(4);
+            NetChannelInput<NetChannelInput<Integer>> toB = b.net2one(1);
+            NetChannelInput<NetChannelInput<Integer>> toA = a.net2one(1);
+            NetOutput<Integer> out = (NetOutput<Integer>) w.<Integer>one2net(in.location());
+            out.write(1);
+            a.<NetChannelInput<Integer>>one2net(toB.location()).write(in);
+            NetChannelInput<Integer> atB = toB.read();
+            out.write(2);
+            assertEquals(1, atB.read());
+            assertEquals(2, atB.read());
+            awaitRoute(out, b, 1);
+            out.write(3);
+            b.<NetChannelInput<Integer>>one2net(toA.location()).write(atB);
+            NetChannelInput<Integer> back = toA.read();
+            assertEquals(in.location(), back.location());
+            out.write(4);
+            w.<Integer>one2net(in.location()).write(5); // a new writer: by way of the first home's pointer
+            assertEquals(3, back.read());
+            assertEquals(4, back.read());
+            assertEquals(5, back.read());
+            awaitRoute(out, a, 2);
+            assertThrows(IllegalStateException.class, in::read);
+        }
+    }
+
     /** The end written to a channel read on its own node: a new end there, the same location, writers unaware. */
     @Test
     void anInputMovesOnItsOwnNode() throws Exception {
