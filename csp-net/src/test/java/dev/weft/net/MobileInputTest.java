@@ -173,29 +173,37 @@ class MobileInputTest {
             Node c = nodes.start();
             Node w = nodes.start();
             NetChannelInput<Integer> in = a.net2one(4);
-            NetChannelInput<NetChannelInput<Integer>> toB = b.net2one(1);
-            NetChannelInput<NetChannelInput<Integer>> toC = c.net2one(1);
-            NetOutput<Integer> early = (NetOutput<Integer>) w.<Integer>one2net(in.location());
+            NetOutput<Integer> early = output(w, in);
             early.write(1);
-            a.<NetChannelInput<Integer>>one2net(toB.location()).write(in);
-            NetChannelInput<Integer> atB = toB.read();
+            NetChannelInput<Integer> atB = move(in, a, b);
             assertEquals(1, atB.read());
             early.write(2); // by way of A, which tells it that the input is at B
             assertEquals(2, atB.read());
             awaitRoute(early, b, 1);
             early.write(3); // straight to B
             assertEquals(3, atB.read());
-            b.<NetChannelInput<Integer>>one2net(toC.location()).write(atB);
-            NetChannelInput<Integer> atC = toC.read();
+            NetChannelInput<Integer> atC = move(atB, b, c);
             early.write(4); // by way of B
             assertEquals(4, atC.read());
             awaitRoute(early, c, 2);
-            NetOutput<Integer> late = (NetOutput<Integer>) w.<Integer>one2net(in.location());
+            NetOutput<Integer> late = output(w, in);
             late.write(5); // by way of A, which points at C now
             assertEquals(5, atC.read());
             awaitRoute(late, c, 2);
             assertThrows(IllegalStateException.class, atB::read);
         }
+    }
+
+    /** Moves {@code end} from node {@code from} to node {@code to}, through a buffered channel read there. */
+    private static <T> NetChannelInput<T> move(NetChannelInput<T> end, Node from, Node to) {
+        NetChannelInput<NetChannelInput<T>> carrier = to.net2one(1);
+        from.<NetChannelInput<T>>one2net(carrier.location()).write(end);
+        return carrier.read();
+    }
+
+    /** An output from {@code node} to {@code in}, as its class, to see its route. */
+    private static <T> NetOutput<T> output(Node node, NetChannelInput<T> in) {
+        return (NetOutput<T>) node.<T>one2net(in.location());
     }
 
     /** Waits (bounded by the test's timeout) until {@code out} writes straight to {@code home}. */
@@ -214,19 +222,15 @@ class MobileInputTest {
             Node b = nodes.start();
             Node w = nodes.start();
             NetChannelInput<Integer> in = a.net2one(4);
-            NetChannelInput<NetChannelInput<Integer>> toB = b.net2one(1);
-            NetChannelInput<NetChannelInput<Integer>> toA = a.net2one(1);
-            NetOutput<Integer> out = (NetOutput<Integer>) w.<Integer>one2net(in.location());
+            NetOutput<Integer> out = output(w, in);
             out.write(1);
-            a.<NetChannelInput<Integer>>one2net(toB.location()).write(in);
-            NetChannelInput<Integer> atB = toB.read();
+            NetChannelInput<Integer> atB = move(in, a, b);
             out.write(2);
             assertEquals(1, atB.read());
             assertEquals(2, atB.read());
             awaitRoute(out, b, 1);
             out.write(3);
-            b.<NetChannelInput<Integer>>one2net(toA.location()).write(atB);
-            NetChannelInput<Integer> back = toA.read();
+            NetChannelInput<Integer> back = move(atB, b, a);
             assertEquals(in.location(), back.location());
             out.write(4);
             w.<Integer>one2net(in.location()).write(5); // a new writer: by way of the first home's pointer
@@ -247,9 +251,7 @@ class MobileInputTest {
             NetChannelInput<String> in = a.net2one(2);
             NetChannelOutput<String> out = w.one2net(in.location());
             out.write("before");
-            NetChannelInput<NetChannelInput<String>> carrier = a.net2one(1);
-            a.<NetChannelInput<String>>one2net(carrier.location()).write(in);
-            NetChannelInput<String> moved = carrier.read();
+            NetChannelInput<String> moved = move(in, a, a);
             assertTrue(moved != in);
             assertEquals(in.location(), moved.location());
             out.write("after");
