@@ -21,7 +21,7 @@ final class Forwarder {
     private long moves;
     private NetChannelLocation home; // null until the new home says where it is
     private Link homeLink; // the link the input went over, until its home is known
-    private String where;
+    private volatile String where; // read without the lock by a use of the old end
     private RuntimeException failure;
 
     Forwarder(Endpoints endpoints, NetChannelLocation location, long moves, Link carrierLink, String where) {
@@ -83,7 +83,7 @@ final class Forwarder {
         moves = newMoves;
         home = newHome;
         homeLink = link;
-        where = "it lives at " + newHome + " now";
+        where = "it lives on node " + newHome.node() + " now";
         for (Frame f : waiting) {
             send(f);
         }

@@ -380,8 +380,11 @@ abstract class NetInput<T> implements LinkUser, ForwardingGuard {
             }
         }
         if (toOffer != null) { // outside the lock, as a reader's claim needs it: a move waits for this offer
-            Extensions.offer(out, toOffer); // false only if poisoned meanwhile (the buffer is unbounded)
-            OFFERED.getAndAdd(this, 1L);
+            try {
+                Extensions.offer(out, toOffer); // false only if poisoned meanwhile (the buffer is unbounded)
+            } finally {
+                OFFERED.getAndAdd(this, 1L);
+            }
             return;
         }
         lostInMove(body, via); // the channel it came on is poisoned or closed: it is lost with it
