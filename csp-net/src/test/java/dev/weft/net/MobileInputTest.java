@@ -1,6 +1,7 @@
 package dev.weft.net;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -214,6 +215,28 @@ class MobileInputTest {
         }
     }
 
+    /** A synchronous write by way of the old home returns only once the reader at the new home took it. */
+    @Test
+    void aSynchronousWriteReturnsOnlyOnceReadAtTheNewHome() throws Exception {
+        try (Nodes nodes = new Nodes()) {
+            Node a = nodes.start();
+            Node b = nodes.start();
+            Node w = nodes.start();
+            NetChannelInput<String> in = a.net2one();
+            NetChannelInput<String> moved = move(in, a, b);
+            NetChannelOutput<String> out = w.one2net(in.location());
+            Nodes.Party<Void> writer = nodes.thread("writer", () -> {
+                out.write("x");
+                return null;
+            });
+            assertEquals(0, new Alternative(moved).priSelect()); // the value has arrived at B...
+            writer.awaitBlocked();
+            assertFalse(writer.isDone()); // ...and its writer still waits for the read
+            assertEquals("x", moved.read());
+            writer.join();
+        }
+    }
+
     /** A -> B -> A: back on its first node the input is a new end there; writers old and new still reach it. */
     @Test
     void anInputMovesBackToItsFirstNode() throws Exception {
@@ -334,9 +357,7 @@ class MobileInputTest {
             Node b = nodes.start();
             Node w = nodes.start();
             NetChannelInput<Integer> in = a.net2one();
-            NetChannelInput<NetChannelInput<Integer>> carrier = b.net2one(1);
-            a.<NetChannelInput<Integer>>one2net(carrier.location()).write(in);
-            NetChannelInput<Integer> moved = carrier.read();
+            NetChannelInput<Integer> moved = move(in, a, b);
             NetChannelOutput<Integer> out = w.one2net(in.location());
             Nodes.Party<Void> writer = nodes.thread("writer", () -> {
                 out.write(1); // by way of A
