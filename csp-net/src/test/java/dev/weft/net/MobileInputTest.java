@@ -215,26 +215,39 @@ class MobileInputTest {
         }
     }
 
-    /** A synchronous write by way of the old home returns only once the reader at the new home took it. */
+    /**
+     * A synchronous write by way of the old home returns only once the reader at the new home took it; a
+     * writer cancelled (its thread interrupted) while its value is there withdraws it, as without a move.
+     */
     @Test
-    void aSynchronousWriteReturnsOnlyOnceReadAtTheNewHome() throws Exception {
+    void aSynchronousWriteByWayOfTheOldHome() throws Exception {
         try (Nodes nodes = new Nodes()) {
             Node a = nodes.start();
             Node b = nodes.start();
             Node w = nodes.start();
-            NetChannelInput<String> in = a.net2one();
-            NetChannelInput<String> moved = move(in, a, b);
-            NetChannelOutput<String> out = w.one2net(in.location());
-            Nodes.Party<Void> writer = nodes.thread("writer", () -> {
-                out.write("x");
-                return null;
-            });
+            NetChannelInput<Integer> in = a.net2one();
+            NetChannelInput<Integer> moved = move(in, a, b);
+            Nodes.Party<Void> writer = writeOnce(nodes, w.one2net(in.location()), 1);
             assertEquals(0, new Alternative(moved).priSelect()); // the value has arrived at B...
             writer.awaitBlocked();
             assertFalse(writer.isDone()); // ...and its writer still waits for the read
-            assertEquals("x", moved.read());
+            assertEquals(1, moved.read());
             writer.join();
+            Nodes.Party<Void> cancelled = writeOnce(nodes, w.one2net(in.location()), 2); // a new output: by way of A
+            assertEquals(0, new Alternative(moved).priSelect());
+            cancelled.thread.interrupt();
+            assertInstanceOf(dev.weft.csp.CancelledException.class, cancelled.failure());
+            Nodes.Party<Void> next = writeOnce(nodes, w.one2net(in.location()), 3);
+            assertEquals(3, moved.read()); // 2 was withdrawn
+            next.join();
         }
+    }
+
+    private static Nodes.Party<Void> writeOnce(Nodes nodes, NetChannelOutput<Integer> out, int value) {
+        return nodes.thread("writer of " + value, () -> {
+            out.write(value);
+            return null;
+        });
     }
 
     /** A -> B -> A: back on its first node the input is a new end there; writers old and new still reach it. */
@@ -343,35 +356,6 @@ class MobileInputTest {
             });
             assertEquals(3, moved.read());
             later.join();
-        }
-    }
-
-    /**
-     * A synchronous writer cancelled (its thread interrupted) while its value is on its way by the old home:
-     * the value is withdrawn and never read, as without a move.
-     */
-    @Test
-    void aWriterCancelledDuringAMoveWithdrawsItsValue() throws Exception {
-        try (Nodes nodes = new Nodes()) {
-            Node a = nodes.start();
-            Node b = nodes.start();
-            Node w = nodes.start();
-            NetChannelInput<Integer> in = a.net2one();
-            NetChannelInput<Integer> moved = move(in, a, b);
-            NetChannelOutput<Integer> out = w.one2net(in.location());
-            Nodes.Party<Void> writer = nodes.thread("writer", () -> {
-                out.write(1); // by way of A
-                return null;
-            });
-            assertEquals(0, new Alternative(moved).priSelect()); // it has arrived at B
-            writer.thread.interrupt();
-            assertInstanceOf(dev.weft.csp.CancelledException.class, writer.failure());
-            Nodes.Party<Void> next = nodes.thread("next", () -> {
-                out.write(2);
-                return null;
-            });
-            assertEquals(2, moved.read()); // 1 was withdrawn
-            next.join();
         }
     }
 
