@@ -49,7 +49,10 @@ abstract class NetInput<T> implements LinkUser, ForwardingGuard {
     private volatile Forwarder moved;
     /** Envelopes an arrival took under the lock and offers after it; under the monitor. */
     private long handedOut;
-    /** Of those, the ones offered (by {@link #OFFERED}): a move waits until it has them all in the channel. */
+    /**
+     * Of those, the ones offered (by {@link #OFFERED}, from the node's one event loop, where every arrival
+     * runs): a move waits until it has them all in the channel.
+     */
     @SuppressWarnings("unused")
     private volatile long offered;
 
@@ -383,7 +386,7 @@ abstract class NetInput<T> implements LinkUser, ForwardingGuard {
             try {
                 Extensions.offer(out, toOffer); // false only if poisoned meanwhile (the buffer is unbounded)
             } finally {
-                OFFERED.getAndAdd(this, 1L);
+                OFFERED.setRelease(this, (long) OFFERED.get(this) + 1); // only the node's event loop writes it
             }
             return;
         }
