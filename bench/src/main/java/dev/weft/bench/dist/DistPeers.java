@@ -30,10 +30,10 @@ public final class DistPeers {
     /** Times the three programs. */
     public static void main(String[] args) throws Exception {
         int repeats = args.length > 0 ? Integer.parseInt(args[0]) : 3;
-        table("n-body", new int[] {8_000, 40}, new int[] {500, 4}, repeats, NBody.class,
+        table("n-body 8000 bodies x 40 steps", new int[] {8_000, 40}, new int[] {500, 4}, repeats, NBody.class,
                 (nodes, s) -> JcspNBody.run(nodes, s[0], s[1]));
-        table("SOR", new int[] {400}, new int[] {60}, repeats, Sor.class, (nodes, s) -> JcspSor.run(nodes, s[0]));
-        table("TSP", new int[] {20}, new int[] {10}, repeats, Tsp.class, (nodes, s) -> JcspTsp.run(nodes, s[0]));
+        table("SOR 400 x 400", new int[] {400}, new int[] {60}, repeats, Sor.class, (nodes, s) -> JcspSor.run(nodes, s[0]));
+        table("TSP 20 cities", new int[] {20}, new int[] {10}, repeats, Tsp.class, (nodes, s) -> JcspTsp.run(nodes, s[0]));
     }
 
     /** Warms this JVM up at {@code small}, then prints the table of both peers at {@code size}. */
@@ -43,7 +43,7 @@ public final class DistPeers {
         jcsp.run(1, small);
         String[] args = text(size);
         System.out.println();
-        System.out.println("| " + name + " " + String.join(" x ", args) + " | 1 node | 2 nodes | 4 nodes |");
+        System.out.println("| " + name + " | 1 node | 2 nodes | 4 nodes |");
         System.out.println("|---|---|---|---|");
         StringBuilder weftRow = new StringBuilder("| Weft (csp-net) |");
         StringBuilder jcspRow = new StringBuilder("| JCSP.net2 1.1-rc5 |");

@@ -20,17 +20,21 @@ import org.jcsp.net2.tcpip.TCPIPNodeAddress;
  */
 final class JcspNodes {
     private static final Set<Process> RUNNING = ConcurrentHashMap.newKeySet();
-    private static boolean started;
+    private static boolean hooked;
 
     private JcspNodes() {
     }
 
-    /** Starts this JVM's node, once. */
-    static synchronized void start() throws Exception {
-        if (!started) {
-            Node.getInstance().init(new TCPIPNodeAddress("127.0.0.1", 0));
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> RUNNING.forEach(Process::destroyForcibly)));
-            started = true;
+    /** Starts this JVM's node unless another part of this JVM has (a JCSP node cannot be started twice). */
+    static void start() throws Exception {
+        synchronized (Node.class) {
+            if (Node.getInstance().getNodeID() == null) {
+                Node.getInstance().init(new TCPIPNodeAddress("127.0.0.1", 0));
+            }
+            if (!hooked) {
+                Runtime.getRuntime().addShutdownHook(new Thread(() -> RUNNING.forEach(Process::destroyForcibly)));
+                hooked = true;
+            }
         }
     }
 
