@@ -29,7 +29,7 @@ class JcspPeersTest {
     @Test
     void tspFindsWeftsShortestTour() throws Exception {
         int weft = Launcher.builder().build().run(Tsp.class, "9");
-        for (int nodes : new int[] {1, 2}) {
+        for (int nodes : new int[] {1, 2, 2, 2}) { // when a bound arrives varies from run to run
             assertEquals(weft, JcspTsp.run(nodes, 9), nodes + " nodes");
         }
     }
