@@ -2,7 +2,7 @@ package dev.weft.csp;
 
 /**
  * The parties waiting on one side of a channel, in arrival order: fibers blocked in a read or write, and
- * alternatives registered on a guard. A list linked through the waiters themselves ({@link Fiber#nextWaiter},
+ * alternatives registered on a guard. A list linked through the waiters themselves ({@link Fiber#nextWaiter()},
  * {@link Selection.Registration#nextWaiter}; each waits in one queue at most), so that queueing never
  * allocates: an {@link OutOfMemoryError} cannot strike under the channel's lock. Used under the channel's lock
  * only. Each end of a channel is the queue of the parties waiting at it (one object less per channel).
@@ -12,12 +12,12 @@ class WaitQueue {
     private Object last;
 
     private static Object next(Object waiter) {
-        return waiter instanceof Fiber ? ((Fiber) waiter).nextWaiter : ((Selection.Registration) waiter).nextWaiter;
+        return waiter instanceof Fiber ? ((Fiber) waiter).nextWaiter() : ((Selection.Registration) waiter).nextWaiter;
     }
 
     private static void setNext(Object waiter, Object next) {
         if (waiter instanceof Fiber) {
-            ((Fiber) waiter).nextWaiter = next;
+            ((Fiber) waiter).nextWaiter(next);
         } else {
             ((Selection.Registration) waiter).nextWaiter = next;
         }
