@@ -1,27 +1,15 @@
 package dev.weft.csp.runtime;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.List;
 
 /**
  * The fibers started on one worker that have not ended yet, for fiber dumps and deadlock reports: a doubly
  * linked list through the fibers' own fields, so adding and removing allocate nothing. A fiber is removed
- * from the list it was added to (its home), wherever it ends; a tiny spin lock, almost always uncontended,
- * guards the links.
+ * from the list it was added to (its home), wherever it ends; a tiny lock ({@link RuntimeLock}), almost always
+ * uncontended, guards the links.
  */
 final class LiveFibers {
-    private static final VarHandle LOCK;
-
-    static {
-        try {
-            LOCK = MethodHandles.lookup().findVarHandle(LiveFibers.class, "lock", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
-    private volatile int lock;
+    private final RuntimeLock lock = new RuntimeLock();
     private volatile int count;
     private Continuation head;
 
@@ -30,7 +18,7 @@ final class LiveFibers {
     }
 
     void add(Continuation c) {
-        lock();
+        lock.lock();
         c.liveNext = head;
         c.livePrev = null;
         if (head != null) {
@@ -38,11 +26,11 @@ final class LiveFibers {
         }
         head = c;
         count = count + 1;
-        LOCK.setRelease(this, 0);
+        lock.unlock();
     }
 
     void remove(Continuation c) {
-        lock();
+        lock.lock();
         Continuation p = c.livePrev;
         Continuation n = c.liveNext;
         if (p == null) {
@@ -58,25 +46,19 @@ final class LiveFibers {
         c.liveNext = null;
         c.livePrev = null;
         count = count - 1;
-        LOCK.setRelease(this, 0);
+        lock.unlock();
     }
 
     /** Adds every live fiber to {@code out}. */
     void snapshot(List<Continuation> out) {
-        lock();
+        lock.lock();
         try {
             for (Continuation c = head; c != null; c = c.liveNext) {
                 out.add(c);
             }
         } finally {
-            LOCK.setRelease(this, 0);
+            lock.unlock();
         }
     }
 
-    private void lock() {
-        StackReserve.forLock(); // a StackOverflowError strikes here, not under the lock (see StackReserve)
-        while (!LOCK.compareAndSet(this, 0, 1)) {
-            Thread.onSpinWait();
-        }
-    }
 }

@@ -1,0 +1,282 @@
+package dev.weft.csp.runtime;
+
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Where threads wait for the runtime's spin locks once spinning has not got them the lock: a fixed table of
+ * buckets, each a queue of parked threads, shared by every lock. A lock is a bit in a word of its owner
+ * ({@link LockWord}); the lot costs that word one more bit, {@link #WAITERS}, and a lock nothing else.
+ *
+ * <p>A waiter spins briefly (the holder holds the lock for a few field updates), then sets {@link #WAITERS},
+ * queues itself in the bucket of its lock's identity and parks. An unlock that finds the bit set wakes one
+ * waiter of that lock. Under the bucket's monitor a waiter queues only while the word still shows the lock
+ * held with waiters, and an unlocker changes the word only while it holds that monitor: so either the
+ * unlocker finds the waiter queued, or the waiter sees the change and tries again. Nobody waits a time slice
+ * per attempt for a holder that was descheduled: the waiter sleeps until the holder leaves.
+ *
+ * <p>A woken waiter competes with newcomers (barging keeps the lock passing quickly); one that has waited
+ * longer than {@link #HANDOFF_NANOS} is handed the lock instead, so no waiter starves.
+ *
+ * <p>Parks are timed ({@link #backstopNanos}): a release that cannot wake anyone (the plain write that frees
+ * a lock after a fault, see {@link StackReserve}) costs a waiter at most that long. A waiter woken by an
+ * interrupt goes on waiting and keeps its interrupt status; since a park may have consumed an unpark meant
+ * for something else the thread waits on (a carrier's idle park, a plain thread's channel wait), a waiter
+ * that parked leaves its permit set: at worst one spurious wake-up later, which every park tolerates.
+ *
+ * <p>Nothing allocates after a thread's first park (its {@link Waiter}); a thread that cannot get one (out of
+ * memory or stack) spins and yields as before rather than fail.
+ *
+ * <p>Runtime internals, not an API for users.
+ */
+public final class ParkingLot {
+    /** The lock bit of a {@link LockWord}. */
+    public static final int LOCKED = 1;
+    /** Set in a {@link LockWord} while threads may be parked for its lock (a stale bit costs one look). */
+    public static final int WAITERS = Integer.MIN_VALUE;
+    /** Spins before a waiter parks: a holder that is running leaves within them. */
+    private static final int SPINS = 100;
+    /** A waiter that has waited this long is handed the lock by the next unlock rather than compete for it. */
+    private static final long HANDOFF_NANOS = 1_000_000;
+    private static final int NOT_PARKED = 0, WOKEN = 1, HANDED = 2, TIMED_OUT = 3;
+    private static final Bucket[] BUCKETS = new Bucket[64];
+    private static final ThreadLocal<Waiter> WAITER = ThreadLocal.withInitial(Waiter::new);
+
+    /** The longest park before a waiter looks again; tests lengthen it so that a lost wake-up hangs. */
+    static volatile long backstopNanos = 10_000_000;
+
+    static {
+        for (int i = 0; i < BUCKETS.length; i++) {
+            BUCKETS[i] = new Bucket();
+        }
+    }
+
+    private ParkingLot() {
+    }
+
+    /**
+     * Loads the lot. A lock's user calls it from its own class initializer: the lot's initializer must not run
+     * first in a thread near the end of its stack, where a failure would break the class for good.
+     */
+    public static void load() {
+        // the class initializer has run
+    }
+
+    /** A word holding a lock bit ({@link #LOCKED}), a {@link #WAITERS} bit, and any other bits of its owner. */
+    public interface LockWord {
+        /** The word, read with volatile semantics. */
+        int lockWord();
+
+        /** Compares and sets the word with volatile semantics. */
+        boolean compareAndSetLockWord(int expected, int update);
+    }
+
+    /**
+     * Takes the lock of {@code w} once the fast path (one compare-and-set) failed: spins, then parks. Returns
+     * holding it. Before it queues anything it checks the stack for room to park and back
+     * ({@link StackReserve#forOperation()}): a thread short of it spins and yields instead, so that nothing
+     * can fail while it is queued.
+     */
+    public static void lock(LockWord w) {
+        for (int spins = 0; spins < SPINS; spins++) {
+            int s = w.lockWord();
+            if ((s & LOCKED) == 0) {
+                if (w.compareAndSetLockWord(s, s | LOCKED)) {
+                    return;
+                }
+            } else if ((s & WAITERS) != 0) {
+                break; // others sleep already: queue behind them rather than take it from them
+            }
+            Thread.onSpinWait();
+        }
+        Waiter me;
+        try {
+            StackReserve.forOperation(); // room for the park, with a margin: failing here only means spinning
+            me = WAITER.get();
+        } catch (StackOverflowError | OutOfMemoryError e) {
+            spinAndYield(w); // no room to park: the way the lock was taken before the lot
+            return;
+        }
+        lockParking(w, me);
+    }
+
+    private static void lockParking(LockWord w, Waiter me) {
+        me.parked = false;
+        me.interrupted = false;
+        long since = 0;
+        for (;;) {
+            int s = w.lockWord();
+            if ((s & LOCKED) == 0) {
+                if (w.compareAndSetLockWord(s, s | LOCKED)) {
+                    break;
+                }
+            } else if ((s & WAITERS) != 0 || w.compareAndSetLockWord(s, s | WAITERS)) {
+                if (since == 0) {
+                    since = System.nanoTime() | 1; // never 0
+                }
+                if (park(w, me, since) == HANDED) {
+                    break;
+                }
+            }
+        }
+        if (me.interrupted) {
+            Thread.currentThread().interrupt(); // also sets the permit
+        } else if (me.parked) {
+            LockSupport.unpark(me.thread); // a park may have consumed an unpark meant for another wait
+        }
+    }
+
+    /** Queues {@code me} for {@code w}'s lock and parks until woken, handed the lock, or the backstop. */
+    private static int park(LockWord w, Waiter me, long since) {
+        Bucket b = bucketOf(w);
+        synchronized (b) {
+            if ((w.lockWord() & (LOCKED | WAITERS)) != (LOCKED | WAITERS)) {
+                return NOT_PARKED; // released (or its waiters served) meanwhile: try again
+            }
+            me.key = w;
+            me.since = since;
+            me.outcome = NOT_PARKED;
+            b.append(me);
+        }
+        me.parked = true;
+        long start = System.nanoTime();
+        long backstop = backstopNanos;
+        for (;;) {
+            LockSupport.parkNanos(b, backstop - (System.nanoTime() - start));
+            int outcome = me.outcome;
+            if (outcome != NOT_PARKED) {
+                return outcome;
+            }
+            if (Thread.interrupted()) {
+                me.interrupted = true; // restored once the lock is taken
+            } else if (System.nanoTime() - start >= backstop) {
+                synchronized (b) {
+                    if (me.outcome == NOT_PARKED) {
+                        b.remove(me);
+                        me.key = null;
+                        return TIMED_OUT;
+                    }
+                }
+                return me.outcome; // an unlock took it off the queue just now
+            }
+            // a spurious wake-up, or an unpark meant for another wait: park again
+        }
+    }
+
+    /**
+     * Frees the lock of {@code w} when the fast path (one compare-and-set of a word without {@link #WAITERS})
+     * failed: wakes the first waiter of this lock, or hands it the lock if it has waited long.
+     */
+    public static void unlock(LockWord w) {
+        Bucket b = bucketOf(w);
+        Thread wake = null;
+        synchronized (b) {
+            Waiter first = b.removeFirst(w);
+            boolean more = b.holds(w);
+            boolean handOff = first != null && System.nanoTime() - first.since >= HANDOFF_NANOS;
+            int clear = (handOff ? 0 : LOCKED) | (more ? 0 : WAITERS);
+            for (;;) {
+                int s = w.lockWord();
+                if (w.compareAndSetLockWord(s, s & ~clear)) {
+                    break;
+                }
+            }
+            if (first != null) {
+                first.key = null;
+                first.outcome = handOff ? HANDED : WOKEN;
+                wake = first.thread;
+            }
+        }
+        if (wake != null) {
+            LockSupport.unpark(wake);
+        }
+    }
+
+    /** The fallback of a thread that cannot park: spin, then yield to a descheduled holder. */
+    private static void spinAndYield(LockWord w) {
+        for (;;) {
+            int s = w.lockWord();
+            if ((s & LOCKED) == 0 && w.compareAndSetLockWord(s, s | LOCKED)) {
+                return;
+            }
+            Thread.yield();
+        }
+    }
+
+    private static Bucket bucketOf(LockWord w) {
+        int h = System.identityHashCode(w);
+        return BUCKETS[(h ^ (h >>> 16)) & (BUCKETS.length - 1)];
+    }
+
+    /** A thread's place in a bucket's queue, reused for each of its waits. */
+    private static final class Waiter {
+        final Thread thread = Thread.currentThread();
+        /** The lock waited for while queued, under the bucket's monitor. */
+        LockWord key;
+        Waiter next;
+        /** When this acquisition first parked. */
+        long since;
+        /** {@link #NOT_PARKED} while queued; then how an unlock released it (written under the monitor). */
+        volatile int outcome;
+        /** This acquisition parked, or saw an interrupt (the owner's own fields). */
+        boolean parked;
+        boolean interrupted;
+    }
+
+    /** Waiters of every lock that hashes here, in arrival order, under the bucket's monitor. */
+    private static final class Bucket {
+        private Waiter head;
+        private Waiter tail;
+
+        void append(Waiter n) {
+            n.next = null;
+            if (tail == null) {
+                head = n;
+            } else {
+                tail.next = n;
+            }
+            tail = n;
+        }
+
+        /** Removes and returns the first waiter for {@code key}, or null. */
+        Waiter removeFirst(LockWord key) {
+            Waiter prev = null;
+            for (Waiter n = head; n != null; prev = n, n = n.next) {
+                if (n.key == key) {
+                    unlink(prev, n);
+                    return n;
+                }
+            }
+            return null;
+        }
+
+        boolean holds(LockWord key) {
+            for (Waiter n = head; n != null; n = n.next) {
+                if (n.key == key) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        void remove(Waiter n) {
+            Waiter prev = null;
+            for (Waiter p = head; p != n; p = p.next) {
+                prev = p;
+            }
+            unlink(prev, n);
+        }
+
+        private void unlink(Waiter prev, Waiter n) {
+            Waiter next = n.next;
+            if (prev == null) {
+                head = next;
+            } else {
+                prev.next = next;
+            }
+            if (tail == n) {
+                tail = prev;
+            }
+            n.next = null;
+        }
+    }
+}
