@@ -202,6 +202,11 @@ public final class ParkingLot {
         }
     }
 
+    /** Whether {@code t} is parked in the lot (or about to, or just woken): for tests. */
+    static boolean isParkedHere(Thread t) {
+        return LockSupport.getBlocker(t) instanceof Bucket;
+    }
+
     private static Bucket bucketOf(LockWord w) {
         int h = System.identityHashCode(w);
         return BUCKETS[(h ^ (h >>> 16)) & (BUCKETS.length - 1)];
