@@ -1,0 +1,97 @@
+package dev.weft.csp;
+
+import dev.weft.bench.harness.BusyThreads;
+import dev.weft.bench.harness.LatencyHistogram;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * How long taking a contended channel lock waits: threads take the lock of one channel
+ * ({@link ChannelImpl#lock()}, package-private, hence this package), hold it for a few field updates, and
+ * record the time of each acquisition alone, while busy threads keep more threads runnable than there are
+ * cores. Prints the waits' p50, p99, p99.9 and max, how long the lock was held (from acquired to released:
+ * a holder descheduled under the lock shows there), and acquisitions per second:
+ *
+ * <pre>java -cp bench/target/benchmarks.jar dev.weft.csp.ChannelLockWait LOCKERS BUSY SECONDS</pre>
+ *
+ * <p>Defaults: 4 lockers, 4 busy threads, 5 measured seconds after 2 of warm-up.
+ */
+public final class ChannelLockWait {
+    private static final long WARM_UP_NANOS = 2_000_000_000L;
+
+    private ChannelLockWait() {
+    }
+
+    /** What the holders change under the lock. */
+    private static final class Guarded {
+        long a;
+        long b;
+        long c;
+        long d;
+    }
+
+    /** Runs the measurement: {@code args} LOCKERS BUSY SECONDS, each optional. */
+    public static void main(String[] args) throws Exception {
+        int lockers = args.length > 0 ? Integer.parseInt(args[0]) : 4;
+        int busy = args.length > 1 ? Integer.parseInt(args[1]) : 4;
+        int seconds = args.length > 2 ? Integer.parseInt(args[2]) : 5;
+        ChannelImpl<?> channel = (ChannelImpl<?>) Channel.any2any();
+        Guarded guarded = new Guarded();
+        long start = System.nanoTime();
+        long measureFrom = start + WARM_UP_NANOS;
+        long end = measureFrom + seconds * 1_000_000_000L;
+        List<Thread> threads = new ArrayList<>();
+        LatencyHistogram[] waits = new LatencyHistogram[lockers];
+        LatencyHistogram[] holds = new LatencyHistogram[lockers];
+        try (BusyThreads load = new BusyThreads(busy)) {
+            for (int i = 0; i < lockers; i++) {
+                LatencyHistogram wait = waits[i] = new LatencyHistogram();
+                LatencyHistogram hold = holds[i] = new LatencyHistogram();
+                long id = i;
+                Thread t = new Thread(() -> {
+                    long x = id;
+                    for (;;) {
+                        long t0 = System.nanoTime();
+                        channel.lock();
+                        long t1 = System.nanoTime();
+                        guarded.a++;
+                        guarded.b += t1;
+                        guarded.c ^= t0;
+                        guarded.d = id;
+                        channel.unlock();
+                        long t2 = System.nanoTime();
+                        if (t0 - measureFrom >= 0) {
+                            if (t2 - end >= 0) {
+                                break;
+                            }
+                            wait.record(t1 - t0);
+                            hold.record(t2 - t1);
+                        }
+                        for (int k = 0; k < 20; k++) { // a little work between acquisitions
+                            x = x * 6364136223846793005L + 1442695040888963407L;
+                        }
+                    }
+                    guarded.d += x & 1; // keeps the work
+                }, "locker-" + i);
+                t.start();
+                threads.add(t);
+            }
+            for (Thread t : threads) {
+                t.join();
+            }
+        }
+        LatencyHistogram wait = new LatencyHistogram();
+        LatencyHistogram hold = new LatencyHistogram();
+        for (int i = 0; i < lockers; i++) {
+            wait.add(waits[i]);
+            hold.add(holds[i]);
+        }
+        System.out.printf("%d lockers on one channel lock, %d busy threads, %d cores, %d s%n", lockers, busy,
+                Runtime.getRuntime().availableProcessors(), seconds);
+        System.out.println("wait: " + wait.summary());
+        System.out.println("hold: " + hold.summary());
+        System.out.printf("acquisitions: %,.0f per second%n", (double) wait.count() / seconds);
+        System.out.printf("RESULT lockWait %d %d %d %d %.0f%n", wait.quantile(0.5), wait.quantile(0.99),
+                wait.quantile(0.999), wait.max(), (double) wait.count() / seconds);
+    }
+}
