@@ -9,8 +9,16 @@ import java.util.List;
  * How long taking a contended channel lock waits: threads take the lock of one channel
  * ({@link ChannelImpl#lock()}, package-private, hence this package), hold it for a few field updates, and
  * record the time of each acquisition alone, while busy threads keep more threads runnable than there are
- * cores. Prints the waits' p50, p99, p99.9 and max, how long the lock was held (from acquired to released:
- * a holder descheduled under the lock shows there), and acquisitions per second:
+ * cores. Prints the quantiles of three durations and the acquisitions per second:
+ * <ul>
+ * <li>wait: from the call of {@code lock()} to its return, each acquisition;
+ * <li>hold: from acquired to released (a holder descheduled under the lock shows here, and every waiter
+ * waits for it, whatever the lock);
+ * <li>handover: from a release to the next acquisition, when that acquirer was already waiting at the
+ * release: how long the lock sat free while wanted, the cost of the waiting itself (a waiter that yielded
+ * its time slice, or one that parked and must be woken), apart from the holder's and the measuring thread's
+ * own descheduling.
+ * </ul>
  *
  * <pre>java -cp bench/target/benchmarks.jar dev.weft.csp.ChannelLockWait LOCKERS BUSY SECONDS</pre>
  *
@@ -28,6 +36,8 @@ public final class ChannelLockWait {
         long b;
         long c;
         long d;
+        /** When the last holder released the lock (written under it). */
+        long releasedAt;
     }
 
     /** Runs the measurement: {@code args} LOCKERS BUSY SECONDS, each optional. */
@@ -43,10 +53,12 @@ public final class ChannelLockWait {
         List<Thread> threads = new ArrayList<>();
         LatencyHistogram[] waits = new LatencyHistogram[lockers];
         LatencyHistogram[] holds = new LatencyHistogram[lockers];
+        LatencyHistogram[] handovers = new LatencyHistogram[lockers];
         try (BusyThreads load = new BusyThreads(busy)) {
             for (int i = 0; i < lockers; i++) {
                 LatencyHistogram wait = waits[i] = new LatencyHistogram();
                 LatencyHistogram hold = holds[i] = new LatencyHistogram();
+                LatencyHistogram handover = handovers[i] = new LatencyHistogram();
                 long id = i;
                 Thread t = new Thread(() -> {
                     long x = id;
@@ -54,18 +66,23 @@ public final class ChannelLockWait {
                         long t0 = System.nanoTime();
                         channel.lock();
                         long t1 = System.nanoTime();
+                        long released = guarded.releasedAt;
                         guarded.a++;
                         guarded.b += t1;
                         guarded.c ^= t0;
                         guarded.d = id;
-                        channel.unlock();
                         long t2 = System.nanoTime();
+                        guarded.releasedAt = t2;
+                        channel.unlock();
                         if (t0 - measureFrom >= 0) {
                             if (t2 - end >= 0) {
                                 break;
                             }
                             wait.record(t1 - t0);
-                            hold.record(t2 - t1);
+                            hold.record(System.nanoTime() - t1);
+                            if (released - t0 > 0) {
+                                handover.record(t1 - released);
+                            }
                         }
                         for (int k = 0; k < 20; k++) { // a little work between acquisitions
                             x = x * 6364136223846793005L + 1442695040888963407L;
@@ -82,16 +99,21 @@ public final class ChannelLockWait {
         }
         LatencyHistogram wait = new LatencyHistogram();
         LatencyHistogram hold = new LatencyHistogram();
+        LatencyHistogram handover = new LatencyHistogram();
         for (int i = 0; i < lockers; i++) {
             wait.add(waits[i]);
             hold.add(holds[i]);
+            handover.add(handovers[i]);
         }
         System.out.printf("%d lockers on one channel lock, %d busy threads, %d cores, %d s%n", lockers, busy,
                 Runtime.getRuntime().availableProcessors(), seconds);
         System.out.println("wait: " + wait.summary());
         System.out.println("hold: " + hold.summary());
+        System.out.println("handover: " + handover.summary());
         System.out.printf("acquisitions: %,.0f per second%n", (double) wait.count() / seconds);
-        System.out.printf("RESULT lockWait %d %d %d %d %.0f%n", wait.quantile(0.5), wait.quantile(0.99),
-                wait.quantile(0.999), wait.max(), (double) wait.count() / seconds);
+        System.out.println("RESULT lockWait " + wait.figures());
+        System.out.println("RESULT lockHold " + hold.figures());
+        System.out.println("RESULT lockHandover " + handover.figures());
+        System.out.printf("RESULT lockAcquisitionsPerSecond %.0f%n", (double) wait.count() / seconds);
     }
 }

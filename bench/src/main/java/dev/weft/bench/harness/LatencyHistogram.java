@@ -50,10 +50,16 @@ public final class LatencyHistogram {
         return max;
     }
 
-    /** p50, p99, p99.9 and max, in microseconds. */
+    /** p50, p99, p99.9, p99.99 and max, in microseconds. */
     public String summary() {
-        return String.format("p50 %.2f us, p99 %.2f us, p99.9 %.2f us, max %.2f us (%,d samples)",
-                quantile(0.5) / 1e3, quantile(0.99) / 1e3, quantile(0.999) / 1e3, max / 1e3, count);
+        return String.format("p50 %.2f us, p99 %.2f us, p99.9 %.2f us, p99.99 %.1f us, max %.1f us (%,d samples)",
+                quantile(0.5) / 1e3, quantile(0.99) / 1e3, quantile(0.999) / 1e3, quantile(0.9999) / 1e3,
+                max / 1e3, count);
+    }
+
+    /** The figures of {@link #summary()} in nanoseconds, space-separated, for a {@code RESULT} line. */
+    public String figures() {
+        return quantile(0.5) + " " + quantile(0.99) + " " + quantile(0.999) + " " + quantile(0.9999) + " " + max;
     }
 
     private static int index(long v) {

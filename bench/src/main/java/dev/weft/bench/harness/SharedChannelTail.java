@@ -13,8 +13,8 @@ import java.util.List;
 /**
  * The tail of a read's latency on a contended any2any channel: fibers (on two workers) and plain threads
  * write to and read from one shared channel while busy threads keep more threads runnable than there are
- * cores. Each reader times each of its reads (the wait for a writer included); prints p50, p99, p99.9 and max
- * for fiber readers, thread readers and all, and reads per second:
+ * cores. Each reader times each of its reads (the wait for a writer included); prints p50, p99, p99.9, p99.99
+ * and max for fiber readers, thread readers and all, and reads per second:
  *
  * <pre>java -cp bench/target/benchmarks.jar dev.weft.bench.harness.SharedChannelTail FIBERS THREADS BUSY SECONDS</pre>
  *
@@ -79,8 +79,10 @@ public final class SharedChannelTail {
         System.out.println("read, threads: " + fromThreads.summary());
         System.out.println("read, all:     " + all.summary());
         System.out.printf("reads: %,.0f per second%n", (double) all.count() / seconds);
-        System.out.printf("RESULT sharedRead %d %d %d %d %.0f%n", all.quantile(0.5), all.quantile(0.99),
-                all.quantile(0.999), all.max(), (double) all.count() / seconds);
+        System.out.println("RESULT sharedReadFibers " + fromFibers.figures());
+        System.out.println("RESULT sharedReadThreads " + fromThreads.figures());
+        System.out.println("RESULT sharedRead " + all.figures());
+        System.out.printf("RESULT sharedReadsPerSecond %.0f%n", (double) all.count() / seconds);
     }
 
     private static LatencyHistogram merge(LatencyHistogram[] hs) {

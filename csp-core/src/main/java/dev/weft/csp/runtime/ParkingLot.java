@@ -14,8 +14,10 @@ import java.util.concurrent.locks.LockSupport;
  * unlocker finds the waiter queued, or the waiter sees the change and tries again. Nobody waits a time slice
  * per attempt for a holder that was descheduled: the waiter sleeps until the holder leaves.
  *
- * <p>A woken waiter competes with newcomers (barging keeps the lock passing quickly); one that has waited
- * longer than {@link #HANDOFF_NANOS} is handed the lock instead, so no waiter starves.
+ * <p>A woken waiter competes with running threads (barging keeps the lock passing: handing it to a thread
+ * that has yet to be scheduled would leave it idle while everyone waits); one that has lost
+ * {@link #LOSSES_BEFORE_HANDOFF} times is handed the lock instead, so no waiter starves. Counting losses rather
+ * than time keeps the hand-offs rare on a loaded machine, where every waiter waits long.
  *
  * <p>Parks are timed ({@link #backstopNanos}): a release that cannot wake anyone (the plain write that frees
  * a lock after a fault, see {@link StackReserve}) costs a waiter at most that long. A waiter woken by an
@@ -35,8 +37,8 @@ public final class ParkingLot {
     public static final int WAITERS = Integer.MIN_VALUE;
     /** Spins before a waiter parks: a holder that is running leaves within them. */
     private static final int SPINS = 100;
-    /** A waiter that has waited this long is handed the lock by the next unlock rather than compete for it. */
-    private static final long HANDOFF_NANOS = 1_000_000;
+    /** A waiter woken this many times in vain is handed the lock by the next unlock rather than compete. */
+    static final int LOSSES_BEFORE_HANDOFF = 2;
     private static final int NOT_PARKED = 0, WOKEN = 1, HANDED = 2, TIMED_OUT = 3;
     private static final Bucket[] BUCKETS = new Bucket[64];
     private static final ThreadLocal<Waiter> WAITER = ThreadLocal.withInitial(Waiter::new);
@@ -77,16 +79,8 @@ public final class ParkingLot {
      * can fail while it is queued.
      */
     public static void lock(LockWord w) {
-        for (int spins = 0; spins < SPINS; spins++) {
-            int s = w.lockWord();
-            if ((s & LOCKED) == 0) {
-                if (w.compareAndSetLockWord(s, s | LOCKED)) {
-                    return;
-                }
-            } else if ((s & WAITERS) != 0) {
-                break; // others sleep already: queue behind them rather than take it from them
-            }
-            Thread.onSpinWait();
+        if (spin(w, false)) {
+            return;
         }
         Waiter me;
         try {
@@ -99,10 +93,29 @@ public final class ParkingLot {
         lockParking(w, me);
     }
 
+    /**
+     * Spins a while for the lock: true once taken. A newcomer stops as soon as others sleep for it (it queues
+     * behind them); a woken waiter spins regardless, as the holder that beat it is running and leaves soon.
+     */
+    private static boolean spin(LockWord w, boolean woken) {
+        for (int spins = 0; spins < SPINS; spins++) {
+            int s = w.lockWord();
+            if ((s & LOCKED) == 0) {
+                if (w.compareAndSetLockWord(s, s | LOCKED)) {
+                    return true;
+                }
+            } else if ((s & WAITERS) != 0 && !woken) {
+                return false;
+            }
+            Thread.onSpinWait();
+        }
+        return false;
+    }
+
     private static void lockParking(LockWord w, Waiter me) {
         me.parked = false;
         me.interrupted = false;
-        long since = 0;
+        me.losses = 0;
         for (;;) {
             int s = w.lockWord();
             if ((s & LOCKED) == 0) {
@@ -110,11 +123,12 @@ public final class ParkingLot {
                     break;
                 }
             } else if ((s & WAITERS) != 0 || w.compareAndSetLockWord(s, s | WAITERS)) {
-                if (since == 0) {
-                    since = System.nanoTime() | 1; // never 0
-                }
-                if (park(w, me, since) == HANDED) {
+                int outcome = park(w, me);
+                if (outcome == HANDED || outcome == WOKEN && spin(w, true)) {
                     break;
+                }
+                if (outcome == WOKEN) {
+                    me.losses++;
                 }
             }
         }
@@ -126,14 +140,13 @@ public final class ParkingLot {
     }
 
     /** Queues {@code me} for {@code w}'s lock and parks until woken, handed the lock, or the backstop. */
-    private static int park(LockWord w, Waiter me, long since) {
+    private static int park(LockWord w, Waiter me) {
         Bucket b = bucketOf(w);
         synchronized (b) {
             if ((w.lockWord() & (LOCKED | WAITERS)) != (LOCKED | WAITERS)) {
                 return NOT_PARKED; // released (or its waiters served) meanwhile: try again
             }
             me.key = w;
-            me.since = since;
             me.outcome = NOT_PARKED;
             b.append(me);
         }
@@ -164,7 +177,7 @@ public final class ParkingLot {
 
     /**
      * Frees the lock of {@code w} when the fast path (one compare-and-set of a word without {@link #WAITERS})
-     * failed: wakes the first waiter of this lock, or hands it the lock if it has waited long.
+     * failed: wakes the first waiter of this lock, or hands it the lock if it has lost it too often.
      */
     public static void unlock(LockWord w) {
         Bucket b = bucketOf(w);
@@ -172,7 +185,7 @@ public final class ParkingLot {
         synchronized (b) {
             Waiter first = b.removeFirst(w);
             boolean more = b.holds(w);
-            boolean handOff = first != null && System.nanoTime() - first.since >= HANDOFF_NANOS;
+            boolean handOff = first != null && first.losses >= LOSSES_BEFORE_HANDOFF;
             int clear = (handOff ? 0 : LOCKED) | (more ? 0 : WAITERS);
             for (;;) {
                 int s = w.lockWord();
@@ -218,8 +231,8 @@ public final class ParkingLot {
         /** The lock waited for while queued, under the bucket's monitor. */
         LockWord key;
         Waiter next;
-        /** When this acquisition first parked. */
-        long since;
+        /** How often this acquisition was woken and found the lock taken again (read under the monitor). */
+        int losses;
         /** {@link #NOT_PARKED} while queued; then how an unlock released it (written under the monitor). */
         volatile int outcome;
         /** This acquisition parked, or saw an interrupt (the owner's own fields). */
