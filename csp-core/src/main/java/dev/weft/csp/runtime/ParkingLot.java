@@ -79,7 +79,7 @@ public final class ParkingLot {
      * can fail while it is queued.
      */
     public static void lock(LockWord w) {
-        if (spin(w, false)) {
+        if (spin(w)) {
             return;
         }
         Waiter me;
@@ -94,18 +94,15 @@ public final class ParkingLot {
     }
 
     /**
-     * Spins a while for the lock: true once taken. A newcomer stops as soon as others sleep for it (it queues
-     * behind them); a woken waiter spins regardless, as the holder that beat it is running and leaves soon.
+     * Spins a while for the lock: true once taken. Even with others parked: parking as soon as one waiter
+     * sleeps would turn every later acquisition into a park and a wake-up (a convoy), where the holder,
+     * running, leaves within the spins.
      */
-    private static boolean spin(LockWord w, boolean woken) {
+    private static boolean spin(LockWord w) {
         for (int spins = 0; spins < SPINS; spins++) {
             int s = w.lockWord();
-            if ((s & LOCKED) == 0) {
-                if (w.compareAndSetLockWord(s, s | LOCKED)) {
-                    return true;
-                }
-            } else if ((s & WAITERS) != 0 && !woken) {
-                return false;
+            if ((s & LOCKED) == 0 && w.compareAndSetLockWord(s, s | LOCKED)) {
+                return true;
             }
             Thread.onSpinWait();
         }
@@ -124,7 +121,7 @@ public final class ParkingLot {
                 }
             } else if ((s & WAITERS) != 0 || w.compareAndSetLockWord(s, s | WAITERS)) {
                 int outcome = park(w, me);
-                if (outcome == HANDED || outcome == WOKEN && spin(w, true)) {
+                if (outcome == HANDED || outcome == WOKEN && spin(w)) {
                     break;
                 }
                 if (outcome == WOKEN) {
