@@ -11,8 +11,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Every kind of channel: synchronous or buffered, single or shared ends. State changes under a small lock:
- * one compare-and-set takes it, another leaves it; a thread that finds it held spins briefly, then parks in
- * the {@link ParkingLot} until the holder leaves (see {@link #lock()}). Waiting readers and writers
+ * one compare-and-set takes it, a release store leaves it; a thread that finds it held spins briefly, then
+ * parks in the {@link ParkingLot} until the holder leaves (see {@link #lock()}). Waiting readers and writers
  * queue in arrival order; a waiting writer's value rides in its fiber. The second party of an exchange
  * completes it and wakes the first.
  *
@@ -60,8 +60,9 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
     private final Out out = new Out();
     /**
      * {@link #LOCKED}, {@link #POISONED} and {@link #CLOSED} (changed under the lock), {@link #WAITERS} (set by
-     * waiters while the lock is held), and the fixed sharing flags. Every change but a fault's last-resort
-     * release is atomic, as a waiter may set {@link #WAITERS} at any time. Not private: a failure handler of
+     * waiters while the lock is held), and the fixed sharing flags. Changes under the lock are atomic, as a
+     * waiter may set {@link #WAITERS} at any time; only the release itself (and a fault's last-resort one)
+     * is a plain store, which the lot's waiters allow for. Not private: a failure handler of
      * {@link Alternative} frees the lock with a plain write of it (see Faults above).
      */
     volatile int state;
@@ -103,11 +104,17 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
         }
     }
 
-    /** Leaves the lock: one compare-and-set, or if a waiter is parked, {@link ParkingLot#unlock} wakes it. */
+    /**
+     * Leaves the lock: one release store, or if a waiter is parked, {@link ParkingLot#unlock} wakes it. A waiter
+     * that sets {@link #WAITERS} between the read and the store loses the bit to the store; the lot's waiters
+     * check for that (see {@link ParkingLot}).
+     */
     void unlock() {
         int s = state;
-        if ((s & WAITERS) != 0 || !STATE.compareAndSet(this, s, s & ~LOCKED)) {
-            ParkingLot.unlock(this); // the compare-and-set fails only when a waiter has just set WAITERS
+        if ((s & WAITERS) != 0) {
+            ParkingLot.unlock(this);
+        } else {
+            STATE.setRelease(this, s & ~LOCKED);
         }
     }
 

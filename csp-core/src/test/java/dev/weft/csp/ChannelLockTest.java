@@ -25,128 +25,122 @@ class ChannelLockTest {
     @Test
     @Timeout(120)
     void excludesFibersOnCarriersAndPlainThreads() {
-        LotProbe.withoutBackstop(() -> {
-            try (Scheduler s = Scheduler.create(2)) {
-                for (int round = 0; round < 5; round++) {
-                    ChannelImpl<?> c = (ChannelImpl<?>) Channel.any2any();
-                    long[] count = new long[1];
-                    AtomicReference<String> overlap = new AtomicReference<>();
-                    AtomicInteger finished = new AtomicInteger();
-                    AtomicInteger heldForWaiters = new AtomicInteger();
-                    Runnable[] bodies = new Runnable[2 * EACH];
-                    for (int i = 0; i < bodies.length; i++) {
-                        int id = i;
-                        bodies[i] = () -> {
-                            for (int n = 0; n < 5_000; n++) {
-                                c.lock();
-                                long seen = count[0];
-                                if (n % 250 == id) {
-                                    if (holdUntilAWaiterParks(c, finished, bodies.length)) {
-                                        heldForWaiters.incrementAndGet();
-                                    }
-                                } else if ((n & 31) == 0) {
-                                    Thread.yield(); // a holder descheduled under the lock
+        try (Scheduler s = Scheduler.create(2)) {
+            for (int round = 0; round < 5; round++) {
+                ChannelImpl<?> c = (ChannelImpl<?>) Channel.any2any();
+                long[] count = new long[1];
+                AtomicReference<String> overlap = new AtomicReference<>();
+                AtomicInteger finished = new AtomicInteger();
+                AtomicInteger heldForWaiters = new AtomicInteger();
+                Runnable[] bodies = new Runnable[2 * EACH];
+                for (int i = 0; i < bodies.length; i++) {
+                    int id = i;
+                    bodies[i] = () -> {
+                        for (int n = 0; n < 5_000; n++) {
+                            c.lock();
+                            long seen = count[0];
+                            if (n % 250 == id) {
+                                if (holdUntilAWaiterParks(c, finished, bodies.length)) {
+                                    heldForWaiters.incrementAndGet();
                                 }
-                                if (count[0] != seen) {
-                                    overlap.set("another holder changed the count");
-                                }
-                                count[0] = seen + 1;
-                                c.unlock();
+                            } else if ((n & 31) == 0) {
+                                Thread.yield(); // a holder descheduled under the lock
                             }
-                            finished.incrementAndGet();
-                        };
-                    }
-                    List<Fiber> fibers = new ArrayList<>();
-                    List<Thread> threads = new ArrayList<>();
-                    for (int i = 0; i < EACH; i++) {
-                        Runnable body = bodies[i];
-                        fibers.add(Fiber.start(body::run, s.pool, null));
-                        Thread t = new Thread(bodies[EACH + i]);
-                        t.start();
-                        threads.add(t);
-                    }
-                    for (Fiber f : fibers) {
-                        f.join();
-                    }
-                    joinAll(threads);
-                    assertNull(overlap.get());
-                    assertEquals(2L * EACH * 5_000, count[0]);
-                    assertTrue(heldForWaiters.get() > 0, "no waiter ever parked");
-                    assertEquals(SHARED, c.state, "the lock is free, nobody waits, the flags are intact");
+                            if (count[0] != seen) {
+                                overlap.set("another holder changed the count");
+                            }
+                            count[0] = seen + 1;
+                            c.unlock();
+                        }
+                        finished.incrementAndGet();
+                    };
                 }
+                List<Fiber> fibers = new ArrayList<>();
+                List<Thread> threads = new ArrayList<>();
+                for (int i = 0; i < EACH; i++) {
+                    Runnable body = bodies[i];
+                    fibers.add(Fiber.start(body::run, s.pool, null));
+                    Thread t = new Thread(bodies[EACH + i]);
+                    t.start();
+                    threads.add(t);
+                }
+                for (Fiber f : fibers) {
+                    f.join();
+                }
+                joinAll(threads);
+                assertNull(overlap.get());
+                assertEquals(2L * EACH * 5_000, count[0]);
+                assertTrue(heldForWaiters.get() > 0, "no waiter ever parked");
+                assertEquals(SHARED, c.state, "the lock is free, nobody waits, the flags are intact");
             }
-        });
+        }
     }
 
     @Test
     @Timeout(120)
     void any2anyLosesNothingWithFibersAndThreadsOnBothEnds() {
-        LotProbe.withoutBackstop(() -> {
-            try (Scheduler s = Scheduler.create(2)) {
-                for (int round = 0; round < 5; round++) {
-                    Any2AnyChannel<Long> ch = Channel.any2any();
-                    int perWriter = 5_000;
-                    AtomicLong sum = new AtomicLong();
-                    List<Fiber> fibers = new ArrayList<>();
-                    List<Thread> threads = new ArrayList<>();
-                    for (int i = 0; i < EACH; i++) {
-                        long base = (long) i * perWriter;
-                        fibers.add(Fiber.start(() -> {
-                            for (int n = 0; n < perWriter; n++) {
-                                ch.out().write(base + n);
-                            }
-                        }, s.pool, null));
-                        Thread reader = new Thread(() -> {
-                            for (int n = 0; n < perWriter / 2; n++) {
-                                sum.addAndGet(ch.in().read());
-                            }
-                        });
-                        reader.start();
-                        threads.add(reader);
-                        fibers.add(Fiber.start(() -> {
-                            for (int n = 0; n < perWriter / 2; n++) {
-                                sum.addAndGet(ch.in().read());
-                            }
-                        }, s.pool, null));
-                    }
-                    for (Fiber f : fibers) {
-                        f.join();
-                    }
-                    joinAll(threads);
-                    long total = (long) EACH * perWriter;
-                    assertEquals(total * (total - 1) / 2, sum.get(), "every value read exactly once");
-                    assertEquals(SHARED, ((ChannelImpl<?>) ch).state);
+        try (Scheduler s = Scheduler.create(2)) {
+            for (int round = 0; round < 5; round++) {
+                Any2AnyChannel<Long> ch = Channel.any2any();
+                int perWriter = 5_000;
+                AtomicLong sum = new AtomicLong();
+                List<Fiber> fibers = new ArrayList<>();
+                List<Thread> threads = new ArrayList<>();
+                for (int i = 0; i < EACH; i++) {
+                    long base = (long) i * perWriter;
+                    fibers.add(Fiber.start(() -> {
+                        for (int n = 0; n < perWriter; n++) {
+                            ch.out().write(base + n);
+                        }
+                    }, s.pool, null));
+                    Thread reader = new Thread(() -> {
+                        for (int n = 0; n < perWriter / 2; n++) {
+                            sum.addAndGet(ch.in().read());
+                        }
+                    });
+                    reader.start();
+                    threads.add(reader);
+                    fibers.add(Fiber.start(() -> {
+                        for (int n = 0; n < perWriter / 2; n++) {
+                            sum.addAndGet(ch.in().read());
+                        }
+                    }, s.pool, null));
                 }
+                for (Fiber f : fibers) {
+                    f.join();
+                }
+                joinAll(threads);
+                long total = (long) EACH * perWriter;
+                assertEquals(total * (total - 1) / 2, sum.get(), "every value read exactly once");
+                assertEquals(SHARED, ((ChannelImpl<?>) ch).state);
             }
-        });
+        }
     }
 
     @Test
     @Timeout(30)
     void poisonAndAReadWaitingForTheLockBothProceedWhenItIsFreed() {
-        LotProbe.withoutBackstop(() -> {
-            Any2AnyChannel<String> ch = Channel.any2any();
-            ChannelImpl<?> c = (ChannelImpl<?>) ch;
-            c.lock();
-            AtomicReference<Throwable> readOutcome = new AtomicReference<>();
-            Thread poisoner = new Thread(() -> ch.out().poison());
-            Thread reader = new Thread(() -> {
-                try {
-                    ch.in().read();
-                } catch (Throwable t) {
-                    readOutcome.set(t);
-                }
-            });
-            poisoner.start();
-            LotProbe.awaitParked(poisoner);
-            reader.start();
-            LotProbe.awaitParked(reader);
-            assertTrue((c.state & ChannelImpl.WAITERS) != 0);
-            c.unlock();
-            joinAll(List.of(poisoner, reader));
-            assertTrue(readOutcome.get() instanceof PoisonException, String.valueOf(readOutcome.get()));
-            assertEquals(0, c.state & (ChannelImpl.LOCKED | ChannelImpl.WAITERS));
+        Any2AnyChannel<String> ch = Channel.any2any();
+        ChannelImpl<?> c = (ChannelImpl<?>) ch;
+        c.lock();
+        AtomicReference<Throwable> readOutcome = new AtomicReference<>();
+        Thread poisoner = new Thread(() -> ch.out().poison());
+        Thread reader = new Thread(() -> {
+            try {
+                ch.in().read();
+            } catch (Throwable t) {
+                readOutcome.set(t);
+            }
         });
+        poisoner.start();
+        LotProbe.awaitParked(poisoner);
+        reader.start();
+        LotProbe.awaitParked(reader);
+        assertTrue((c.state & ChannelImpl.WAITERS) != 0);
+        c.unlock();
+        joinAll(List.of(poisoner, reader));
+        assertTrue(readOutcome.get() instanceof PoisonException, String.valueOf(readOutcome.get()));
+        assertEquals(0, c.state & (ChannelImpl.LOCKED | ChannelImpl.WAITERS));
     }
 
     /**

@@ -8,20 +8,27 @@ import java.util.concurrent.locks.LockSupport;
  * ({@link LockWord}); the lot costs that word one more bit, {@link #WAITERS}, and a lock nothing else.
  *
  * <p>A waiter spins briefly (the holder holds the lock for a few field updates), then sets {@link #WAITERS},
- * queues itself in the bucket of its lock's identity and parks. An unlock that finds the bit set wakes one
- * waiter of that lock. Under the bucket's monitor a waiter queues only while the word still shows the lock
- * held with waiters, and an unlocker changes the word only while it holds that monitor: so either the
- * unlocker finds the waiter queued, or the waiter sees the change and tries again. Nobody waits a time slice
- * per attempt for a holder that was descheduled: the waiter sleeps until the holder leaves.
+ * queues itself in the bucket of its lock's identity and parks. An unlock reads the word and, with the bit
+ * clear, leaves with one release store (the uncontended cost); with it set, it wakes one waiter of that lock.
+ * Under the bucket's monitor a waiter queues only while the word still shows the lock held with waiters, and
+ * a slow unlock changes the word only while it holds that monitor: so either the unlocker finds the waiter
+ * queued, or the waiter sees the change and tries again. Nobody waits a time slice per attempt for a holder
+ * that was descheduled: the waiter sleeps until the holder leaves.
+ *
+ * <p>One race is left to the waiter: a bit set between the holder's read and its release store is lost to
+ * that store, and nobody would wake the waiter. So a queued waiter checks the word: once after queuing, for
+ * as long as a store takes to land ({@link #SPINS} spins), and again each time its park times out (after
+ * 0.1 ms, then twice as long each time, up to {@link #LAST_CHECK_NANOS}). A word that no longer shows the lock
+ * held with waiters makes it leave the queue and try again. A holder held up between its read and its store
+ * (preempted there) costs the waiter one of those timeouts; so does the plain write that frees a lock after a
+ * fault (see {@link StackReserve}), which wakes nobody.
  *
  * <p>A woken waiter competes with running threads (barging keeps the lock passing: handing it to a thread
  * that has yet to be scheduled would leave it idle while everyone waits); one that has lost
  * {@link #LOSSES_BEFORE_HANDOFF} times is handed the lock instead, so no waiter starves. Counting losses rather
  * than time keeps the hand-offs rare on a loaded machine, where every waiter waits long.
  *
- * <p>Parks are timed ({@link #backstopNanos}): a release that cannot wake anyone (the plain write that frees
- * a lock after a fault, see {@link StackReserve}) costs a waiter at most that long. A waiter woken by an
- * interrupt goes on waiting and keeps its interrupt status; since a park may have consumed an unpark meant
+ * <p>A waiter woken by an interrupt goes on waiting and keeps its interrupt status; since a park may have consumed an unpark meant
  * for something else the thread waits on (a carrier's idle park, a plain thread's channel wait), a waiter
  * that parked leaves its permit set: at worst one spurious wake-up later, which every park tolerates.
  *
@@ -39,12 +46,14 @@ public final class ParkingLot {
     private static final int SPINS = 100;
     /** A waiter woken this many times in vain is handed the lock by the next unlock rather than compete. */
     static final int LOSSES_BEFORE_HANDOFF = 2;
-    private static final int NOT_PARKED = 0, WOKEN = 1, HANDED = 2, TIMED_OUT = 3;
+    private static final int NOT_PARKED = 0, WOKEN = 1, HANDED = 2, LEFT = 3;
     private static final Bucket[] BUCKETS = new Bucket[64];
     private static final ThreadLocal<Waiter> WAITER = ThreadLocal.withInitial(Waiter::new);
 
-    /** The longest park before a waiter looks again; tests lengthen it so that a lost wake-up hangs. */
-    static volatile long backstopNanos = 10_000_000;
+    /** A queued waiter's first park before it checks the word again; each next one is twice as long. */
+    private static final long FIRST_CHECK_NANOS = 100_000;
+    /** The longest park before a queued waiter checks the word again. */
+    private static final long LAST_CHECK_NANOS = 10_000_000;
 
     static {
         for (int i = 0; i < BUCKETS.length; i++) {
@@ -136,11 +145,11 @@ public final class ParkingLot {
         }
     }
 
-    /** Queues {@code me} for {@code w}'s lock and parks until woken, handed the lock, or the backstop. */
+    /** Queues {@code me} for {@code w}'s lock and parks until woken or handed the lock, or until it must look again. */
     private static int park(LockWord w, Waiter me) {
         Bucket b = bucketOf(w);
         synchronized (b) {
-            if ((w.lockWord() & (LOCKED | WAITERS)) != (LOCKED | WAITERS)) {
+            if (!heldWithWaiters(w)) {
                 return NOT_PARKED; // released (or its waiters served) meanwhile: try again
             }
             me.key = w;
@@ -148,28 +157,49 @@ public final class ParkingLot {
             b.append(me);
         }
         me.parked = true;
+        for (int spins = 0; spins < SPINS && me.outcome == NOT_PARKED; spins++) {
+            if (!heldWithWaiters(w)) {
+                return leave(b, me); // the holder's release store landed over the bit just set
+            }
+            Thread.onSpinWait();
+        }
+        long timeout = FIRST_CHECK_NANOS;
         long start = System.nanoTime();
-        long backstop = backstopNanos;
         for (;;) {
-            LockSupport.parkNanos(b, backstop - (System.nanoTime() - start));
+            LockSupport.parkNanos(b, timeout - (System.nanoTime() - start));
             int outcome = me.outcome;
             if (outcome != NOT_PARKED) {
                 return outcome;
             }
             if (Thread.interrupted()) {
                 me.interrupted = true; // restored once the lock is taken
-            } else if (System.nanoTime() - start >= backstop) {
-                synchronized (b) {
-                    if (me.outcome == NOT_PARKED) {
-                        b.remove(me);
-                        me.key = null;
-                        return TIMED_OUT;
-                    }
+            } else if (System.nanoTime() - start >= timeout) {
+                if (!heldWithWaiters(w)) {
+                    return leave(b, me); // a lost bit, a holder preempted in its release, a fault's release
                 }
-                return me.outcome; // an unlock took it off the queue just now
+                timeout = Math.min(timeout * 2, LAST_CHECK_NANOS); // still held, and the bit shows: wait on
+                start = System.nanoTime();
             }
-            // a spurious wake-up, or an unpark meant for another wait: park again
+            // a spurious wake-up, an unpark meant for another wait, or a check passed: park again
         }
+    }
+
+    /** Whether the word shows the lock held with waiters: only then will an unlock wake a queued waiter. */
+    private static boolean heldWithWaiters(LockWord w) {
+        return (w.lockWord() & (LOCKED | WAITERS)) == (LOCKED | WAITERS);
+    }
+
+    /** Takes {@code me} off its queue to try again, unless an unlock has just taken it off (its outcome then). */
+    private static int leave(Bucket b, Waiter me) {
+        synchronized (b) {
+            if (me.outcome == NOT_PARKED) {
+                b.remove(me);
+                me.key = null;
+                me.left++;
+                return LEFT;
+            }
+        }
+        return me.outcome;
     }
 
     /**
@@ -212,6 +242,11 @@ public final class ParkingLot {
         }
     }
 
+    /** How often the calling thread left the queue on its own check, not woken by an unlock: for tests. */
+    static int leftOnOwnCheck() {
+        return WAITER.get().left;
+    }
+
     /** Whether {@code t} is parked in the lot (or about to, or just woken): for tests. */
     static boolean isParkedHere(Thread t) {
         return LockSupport.getBlocker(t) instanceof Bucket;
@@ -235,6 +270,8 @@ public final class ParkingLot {
         /** This acquisition parked, or saw an interrupt (the owner's own fields). */
         boolean parked;
         boolean interrupted;
+        /** How often this thread's own check of the word, not an unlock, ended a park (for tests). */
+        int left;
     }
 
     /** Waiters of every lock that hashes here, in arrival order, under the bucket's monitor. */

@@ -5,8 +5,8 @@ import java.lang.invoke.VarHandle;
 
 /**
  * The lock of a runtime structure (a run queue, a worker's timers, its live fibers): held for a few field
- * updates, taken with one compare-and-set and left with another; a waiter spins briefly, then parks in the
- * {@link ParkingLot} until the holder leaves.
+ * updates, taken with one compare-and-set and left with a release store; a waiter spins briefly, then parks
+ * in the {@link ParkingLot} until the holder leaves.
  */
 final class RuntimeLock implements ParkingLot.LockWord {
     private static final VarHandle WORD;
@@ -38,9 +38,12 @@ final class RuntimeLock implements ParkingLot.LockWord {
         return (s & ParkingLot.LOCKED) == 0 && WORD.compareAndSet(this, s, s | ParkingLot.LOCKED);
     }
 
+    /** Leaves the lock: a release store, or if a waiter is parked, {@link ParkingLot#unlock} wakes it. */
     void unlock() {
-        if (!WORD.compareAndSet(this, ParkingLot.LOCKED, 0)) {
-            ParkingLot.unlock(this); // a waiter is parked
+        if ((word & ParkingLot.WAITERS) != 0) {
+            ParkingLot.unlock(this);
+        } else {
+            WORD.setRelease(this, 0); // a waiters bit set since the read is lost: the lot allows for it
         }
     }
 

@@ -19,16 +19,11 @@ public final class LotProbe {
     }
 
     /**
-     * Runs {@code test} with parks that never time out: a lost wake-up then hangs the test (and its timeout
-     * fails it) instead of costing a waiter the backstop.
+     * How often the calling thread, parked for a lock, found by its own check of the lock's word that no unlock
+     * would wake it (a waiters bit lost to a release store, a fault's plain release). Zero after a wait that an
+     * unlock ended.
      */
-    public static void withoutBackstop(Runnable test) {
-        long saved = ParkingLot.backstopNanos;
-        ParkingLot.backstopNanos = Long.MAX_VALUE / 4;
-        try {
-            test.run();
-        } finally {
-            ParkingLot.backstopNanos = saved;
-        }
+    public static int leftOnOwnCheck() {
+        return ParkingLot.leftOnOwnCheck();
     }
 }
