@@ -28,9 +28,10 @@ import java.util.concurrent.locks.LockSupport;
  * {@link #LOSSES_BEFORE_HANDOFF} times is handed the lock instead, so no waiter starves. Counting losses rather
  * than time keeps the hand-offs rare on a loaded machine, where every waiter waits long.
  *
- * <p>A waiter woken by an interrupt goes on waiting and keeps its interrupt status; since a park may have consumed an unpark meant
- * for something else the thread waits on (a carrier's idle park, a plain thread's channel wait), a waiter
- * that parked leaves its permit set: at worst one spurious wake-up later, which every park tolerates.
+ * <p>A waiter woken by an interrupt goes on waiting and keeps its interrupt status. Since a park may have
+ * consumed an unpark meant for something else the thread waits on (a carrier's idle park, a plain thread's
+ * channel wait), a waiter that parked leaves its permit set: at worst one spurious wake-up later, which every
+ * park tolerates.
  *
  * <p>Nothing allocates after a thread's first park (its {@link Waiter}); a thread that cannot get one (out of
  * memory or stack) spins and yields as before rather than fail.
