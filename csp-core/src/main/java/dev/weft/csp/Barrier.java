@@ -12,6 +12,8 @@ import java.util.List;
 public final class Barrier {
     /** Who has used the barrier, under its monitor; see {@link Uses}. */
     private Object users = Uses.creator();
+    /** Whether a plain thread made it; see {@link Uses}. */
+    private final boolean madeOutside = users == Uses.UNUSED;
     private int enrolled;
     private int arrived;
     private List<Fiber> waiting = new ArrayList<>();
@@ -115,13 +117,13 @@ public final class Barrier {
     /** Records a use by a party of pool {@code p} (null: a plain thread). Under the monitor. */
     private void use(WorkerPool p) {
         if (p != users && users != null) {
-            users = null; // a plain thread, or a second pool: for good
+            users = Uses.after(users, p);
         }
     }
 
     /** As {@link Waitable#onlyUsedBy} (not public API, so not that interface). */
-    synchronized boolean onlyUsedBy(WorkerPool pool) {
-        return Uses.onlyBy(users, pool);
+    synchronized boolean onlyUsedBy(WorkerPool pool, boolean creatorCounts) {
+        return Uses.onlyBy(users, madeOutside, pool, creatorCounts);
     }
 
     @Override

@@ -30,8 +30,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * (the wait queues are linked through their waiters), so an {@link OutOfMemoryError} cannot strike there
  * either. As a last resort, anything thrown while the lock is held frees it in a handler of the operation's
  * own frame, with a plain write of {@link #state}: a handler needs no new frame and the write no call, so
- * the release itself cannot overflow the stack. Such a write wakes no parked waiter (and may even drop the
- * {@link #WAITERS} bit a waiter was setting): the lot's timed parks bound what that costs a waiter.
+ * the release itself cannot overflow the stack. Such a write wakes no parked waiter: the waiter's own checks
+ * of the word find the lock free (see {@link ParkingLot}).
  */
 final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2AnyChannel<T>,
         Any2AnyChannel<T>, ParkingLot.LockWord {
@@ -43,6 +43,8 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
     static final int LOCKED = ParkingLot.LOCKED;
     static final int WAITERS = ParkingLot.WAITERS;
     private static final int POISONED = 2, SHARED_READERS = 4, SHARED_WRITERS = 8, CLOSED = 16;
+    /** Fixed at creation: a plain thread made the channel (see {@link Uses}); a bit, so the channel does not grow. */
+    private static final int MADE_OUTSIDE = 32;
     private static final VarHandle STATE;
 
     static {
@@ -60,9 +62,9 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
     private final Out out = new Out();
     /**
      * {@link #LOCKED}, {@link #POISONED} and {@link #CLOSED} (changed under the lock), {@link #WAITERS} (set by
-     * waiters while the lock is held), and the fixed sharing flags. Changes under the lock are atomic, as a
-     * waiter may set {@link #WAITERS} at any time; only the release itself (and a fault's last-resort one)
-     * is a plain store, which the lot's waiters allow for. Not private: a failure handler of
+     * waiters while the lock is held), the fixed sharing flags and {@link #MADE_OUTSIDE}. Changes under the
+     * lock are atomic, as a waiter may set {@link #WAITERS} at any time; only the release itself (and a fault's
+     * last-resort one) is a plain store, which the lot's waiters allow for. Not private: a failure handler of
      * {@link Alternative} frees the lock with a plain write of it (see Faults above).
      */
     volatile int state;
@@ -72,7 +74,8 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
     ChannelImpl(ChannelBuffer<T> buffer, boolean sharedReaders, boolean sharedWriters) {
         ChannelBuffer<T> b = buffer == null ? null : buffer.claim();
         this.buffer = b == null || b.isSynchronous() ? null : b;
-        this.state = (sharedReaders ? SHARED_READERS : 0) | (sharedWriters ? SHARED_WRITERS : 0);
+        this.state = (sharedReaders ? SHARED_READERS : 0) | (sharedWriters ? SHARED_WRITERS : 0)
+                | (users == Uses.UNUSED ? MADE_OUTSIDE : 0);
     }
 
     @Override
@@ -154,7 +157,7 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
     /** Records a use by a party of pool {@code p} (null: a plain thread). Under the lock. */
     private void use(WorkerPool p) {
         if (p != users && users != null) {
-            users = null; // a plain thread, or a second pool: for good
+            users = Uses.after(users, p);
         }
     }
 
@@ -307,7 +310,7 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
         boolean refused;
         try {
             use(me.pool());
-            refused = (state & end.refusedBy) != 0 || (me.cancelPending() && !me.committed);
+            refused = (state & refusedBy(end)) != 0 || (me.cancelPending() && !me.committed);
             if (refused) {
                 unlock();
             }
@@ -318,9 +321,14 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
         return !refused;
     }
 
+    /** The state flags that refuse an operation on {@code end}: a close stops writes only. */
+    private int refusedBy(End end) {
+        return end == out ? POISONED | CLOSED : POISONED;
+    }
+
     /** What an operation that {@link #lockFor} refused throws. */
     private RuntimeException refusal(Fiber me, End end) {
-        if ((state & end.refusedBy) == 0) {
+        if ((state & refusedBy(end)) == 0) {
             return me.cancelledError();
         }
         return (state & POISONED) != 0 ? poisonedError() : closedError();
@@ -328,17 +336,15 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
 
     // ---------------------------------------------------------------------------------- the ends
 
-    /** What both ends share: the channel's lock, as a guard sees it, and poison. */
-    abstract class End extends WaitQueue implements AltGuard, Waitable {
-        /** The state flags that refuse an operation on this end. */
-        final int refusedBy;
-
-        End(int refusedBy) {
-            this.refusedBy = refusedBy;
-        }
+    /**
+     * What both ends share: the channel's lock, as a guard sees it, and poison. Static, with the channel asked of
+     * the end ({@link #channel()}), so that an end holds one reference to its channel, not two (one per level
+     * of inner class): 8 bytes less per end.
+     */
+    abstract static class End extends WaitQueue implements AltGuard, Waitable {
 
         public void poison() {
-            end(true);
+            channel().end(true);
         }
 
         /**
@@ -349,16 +355,17 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
          * ({@link Fiber#cancel()}, or the operation that queued {@code f}).
          */
         boolean withdraw(Fiber f) {
-            lock();
+            ChannelImpl<?> c = channel();
+            c.lock();
             boolean queued;
             try {
                 queued = !f.committed && remove(f);
                 if (queued) {
                     f.transfer = null; // a writer's value goes nowhere
                 }
-                unlock();
+                c.unlock();
             } catch (Throwable t) {
-                state &= ~LOCKED; // unlock() is the last call: a failure left the lock held
+                c.state &= ~LOCKED; // unlock() is the last call: a failure left the lock held
                 throw t;
             }
             return queued;
@@ -366,42 +373,40 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
 
         @Override
         public void markUse(WorkerPool p) {
-            use(p);
+            channel().use(p);
         }
 
         /** Records a use by a party outside every scheduler (see {@link Extensions#usedFromOutside}). */
         void markOutsideUse() {
+            ChannelImpl<?> c = channel();
             StackReserve.forOperation();
-            lock();
-            use(null);
-            unlock();
+            c.lock();
+            c.use(null);
+            c.unlock();
         }
 
         @Override
-        public boolean onlyUsedBy(WorkerPool pool) {
+        public boolean onlyUsedBy(WorkerPool pool, boolean creatorCounts) {
+            ChannelImpl<?> c = channel();
             StackReserve.forOperation();
-            lock();
+            c.lock();
             boolean only;
             try {
-                only = Uses.onlyBy(users, pool);
-                unlock();
+                only = Uses.onlyBy(c.users, (c.state & MADE_OUTSIDE) != 0, pool, creatorCounts);
+                c.unlock();
             } catch (Throwable t) {
-                state &= ~LOCKED; // unlock() is the last call: a failure left the lock held
+                c.state &= ~LOCKED; // unlock() is the last call: a failure left the lock held
                 throw t;
             }
             return only;
-        }
-
-        @Override
-        public ChannelImpl<?> channel() {
-            return ChannelImpl.this;
         }
     }
 
     /** The reading end. */
     final class In extends End implements SharedAltingChannelInput<T> {
-        In() {
-            super(POISONED);
+        @Override
+        public ChannelImpl<T> channel() {
+            return ChannelImpl.this;
         }
 
         @Override
@@ -548,8 +553,9 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
 
     /** The writing end. */
     final class Out extends End implements SharedAltingChannelOutput<T> {
-        Out() {
-            super(POISONED | CLOSED);
+        @Override
+        public ChannelImpl<T> channel() {
+            return ChannelImpl.this;
         }
 
         @Override

@@ -136,8 +136,8 @@ public final class Connection<Q, R> implements One2OneConnection<Q, R>, Any2OneC
         }
 
         @Override
-        public boolean onlyUsedBy(dev.weft.csp.runtime.WorkerPool pool) {
-            return requests.in().onlyUsedBy(pool);
+        public boolean onlyUsedBy(dev.weft.csp.runtime.WorkerPool pool, boolean creatorCounts) {
+            return requests.in().onlyUsedBy(pool, creatorCounts);
         }
 
         @Override

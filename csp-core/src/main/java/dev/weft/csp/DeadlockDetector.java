@@ -9,44 +9,71 @@ import dev.weft.csp.runtime.WorkerPool;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
 
 /**
- * Decides, when a pool has come to rest, whether its fibers are deadlocked, and fails each {@link Weft#run}
- * whose fibers are. Certain or silent: it reports only if every live fiber of the pool is parked on
- * something only fibers of this pool have ever used (a channel end, a barrier, an alternative without a
- * timeout, a join of a fiber of this pool), and the pool stayed at rest while the fibers were read, so the
- * picture is one instant. Any other wait (a timer, a blocking call, a bare park, a primitive a plain thread
- * or another scheduler's fiber has used) may end from outside, and then nothing is reported, for any run.
- * Fibers spawned from plain threads have no run to fail and are never reported.
+ * Decides, when a pool has come to rest, whether the fibers of a run are deadlocked, and fails each
+ * {@link Weft#run} whose fibers are. Certain or silent: a report needs the garbage collector's word that
+ * nothing outside a run's parked fibers can reach them (a {@code DeadlockProbe} per run), so nothing can
+ * ever wake one. Cheap rules come first and decide which runs are worth a collection: the pool stayed at
+ * rest while the fibers were read (the picture is one instant); every fiber of the run is parked on a
+ * channel end, a barrier, an alternative without a timeout or a join of a fiber of this pool; nothing but
+ * fibers of this pool has used what they wait on (a primitive a plain thread, a network event loop or
+ * another scheduler's fiber has used is one such a party most likely still holds); and the run has not
+ * failed already. Fibers spawned from plain threads have no run to fail and are never probed.
  */
 final class DeadlockDetector implements DeadlockCheck {
     @Override
     public void check(WorkerPool pool, BooleanSupplier stillAtRest) {
-        List<Continuation> live = pool.liveSnapshot();
-        if (live.isEmpty()) {
-            return;
+        Set<RunGroup> runs = runsThatMayBeDeadlocked(pool);
+        if (!runs.isEmpty() && stillAtRest.getAsBoolean()) {
+            // No worker ran a fiber while we read, so every fiber read as parked was still parked at the end
+            // (only an outside party could have woken one meanwhile, and then the probe finds it reachable).
+            pool.sendProbes(stillAtRest, c -> ((Fiber) c).group(), runs);
         }
-        boolean reportable = false;
-        for (Continuation c : live) {
+    }
+
+    /** The cheap rules: the runs whose every fiber waits inside the pool. */
+    private static Set<RunGroup> runsThatMayBeDeadlocked(WorkerPool pool) {
+        Map<RunGroup, Boolean> inside = new HashMap<>();
+        for (Continuation c : pool.liveSnapshot()) {
             Fiber f = (Fiber) c;
-            if (!f.isParked() || !waitsInside(f.blocker(), pool)) {
-                return;
-            }
             RunGroup g = f.group();
-            reportable |= g != null && !g.hasFailed();
+            if (g != null) {
+                inside.merge(g, f.isParked() && waitsInside(f.blocker(), pool, false), Boolean::logicalAnd);
+            }
         }
-        // No worker ran a fiber while we read, so every fiber read as parked was still parked at the end
-        // (only an outside party, which the design leaves out, could have woken one meanwhile).
-        if (!stillAtRest.getAsBoolean()) {
-            return;
+        Set<RunGroup> runs = new HashSet<>();
+        inside.forEach((g, all) -> {
+            if (all && !g.hasFailed()) {
+                runs.add(g);
+            }
+        });
+        return runs;
+    }
+
+    @Override
+    public boolean unreachable(WorkerPool pool, List<Continuation> fibers) {
+        for (Continuation c : fibers) {
+            if (!((Fiber) c).isParked()) {
+                return false; // cannot be, since nothing reached it; but a report must be certain
+            }
         }
-        if (reportable) {
-            report(pool, live);
+        boolean reported = report(pool, fibers);
+        for (Continuation c : fibers) {
+            Fiber f = (Fiber) c;
+            RunGroup g = f.group();
+            if (g != null && g.isCancelling()) {
+                f.cancel(); // its run began cancelling while the fiber hung in the probe, out of its sweep's sight
+            }
         }
+        return reported;
     }
 
     @Override
@@ -55,15 +82,16 @@ final class DeadlockDetector implements DeadlockCheck {
             Fiber f = (Fiber) c;
             Object blocker = f.blocker();
             boolean timed = blocker instanceof TimerEntry
-                    || (blocker instanceof Selection && ((Selection) blocker).guardsOnlyUsedBy(pool));
-            if (!f.isParked() || !(timed || waitsInside(blocker, pool))) {
+                    || (blocker instanceof Selection && ((Selection) blocker).guardsOnlyUsedBy(pool, true));
+            if (!f.isParked() || !(timed || waitsInside(blocker, pool, true))) {
                 return false;
             }
         }
         return true;
     }
 
-    private static void report(WorkerPool pool, List<Continuation> live) {
+    /** Fails each run with a fiber among {@code live}, unless it failed already; whether one was failed. */
+    private static boolean report(WorkerPool pool, List<Continuation> live) {
         Map<RunGroup, StringBuilder> reports = new LinkedHashMap<>();
         Map<RunGroup, Integer> counts = new LinkedHashMap<>();
         for (Continuation c : live) {
@@ -81,15 +109,19 @@ final class DeadlockDetector implements DeadlockCheck {
             RuntimeEvents.deadlock(report);
             e.getKey().fail(new DeadlockException(report));
         }
+        return !reports.isEmpty();
     }
 
-    /** Whether only fibers of {@code pool} could end a wait on {@code blocker}. */
-    private static boolean waitsInside(Object blocker, WorkerPool pool) {
+    /**
+     * Whether only fibers of {@code pool} have used what {@code blocker} stands for; with
+     * {@code creatorCounts}, a primitive a plain thread made does not qualify (see {@link Uses}).
+     */
+    private static boolean waitsInside(Object blocker, WorkerPool pool, boolean creatorCounts) {
         if (blocker instanceof Waitable) {
-            return ((Waitable) blocker).onlyUsedBy(pool);
+            return ((Waitable) blocker).onlyUsedBy(pool, creatorCounts);
         }
         if (blocker instanceof Barrier) {
-            return ((Barrier) blocker).onlyUsedBy(pool);
+            return ((Barrier) blocker).onlyUsedBy(pool, creatorCounts);
         }
         if (blocker instanceof Fiber) { // a join: the joined fiber ends only if it runs
             Fiber target = (Fiber) blocker;

@@ -14,10 +14,10 @@ public final class Extensions {
      * @throws IllegalArgumentException if {@code end} is not an end of a channel made by {@link Channel}
      */
     public static void usedFromOutside(Object end) {
-        if (!(end instanceof ChannelImpl<?>.End)) {
+        if (!(end instanceof ChannelImpl.End)) {
             throw new IllegalArgumentException("not an end of a Weft channel: " + end);
         }
-        ((ChannelImpl<?>.End) end).markOutsideUse();
+        ((ChannelImpl.End) end).markOutsideUse();
     }
 
     /**

@@ -56,11 +56,11 @@ public final class Fiber extends Continuation {
     private Throwable failure;
     /**
      * Who waits in {@link #join()}: null (never joined), {@link #JOINED} (nobody now), the one fiber (the usual
-     * case: no list), or a list of them.
+     * case: no list), or a list of them. A branch of {@link Parallel} also has its par here, as an
+     * {@link EndWatcher}: from its start, so that the par hears of its end, and of its failure, first.
      */
     private Object joiners;
     private byte pauseKind;
-    private int budget = PREEMPT_CHECKS;
     /**
      * What the fiber waits on while parked (a channel end, a barrier, a timer, a blocking call), or null. A
      * channel operation sets it before it takes the channel's lock, so that {@link #cancel()} finds the queue
@@ -277,7 +277,7 @@ public final class Fiber extends Continuation {
         // its blocker before taking that lock and reads `cancelled` after (the lock's CAS is a full fence): if the
         // blocker read here is not the channel it queues on, it sees `cancelled` and does not queue.
         Object b = blocker;
-        if (b instanceof ChannelImpl.End && ((ChannelImpl<?>.End) b).withdraw(this)) {
+        if (b instanceof ChannelImpl.End && ((ChannelImpl.End) b).withdraw(this)) {
             transfer = WITHDRAWN;
             wakeFromChannel();
             return;
@@ -303,7 +303,7 @@ public final class Fiber extends Continuation {
      */
     static boolean withdraw(Object blocker, Fiber f) {
         if (blocker instanceof ChannelImpl.End) {
-            return ((ChannelImpl<?>.End) blocker).withdraw(f);
+            return ((ChannelImpl.End) blocker).withdraw(f);
         }
         if (blocker instanceof Selection) {
             return ((Selection) blocker).claim(Selection.CANCELLED);
@@ -324,17 +324,33 @@ public final class Fiber extends Continuation {
         Object j = joiners;
         if (j == null || j == JOINED) {
             joiners = waiter;
-        } else if (j instanceof Fiber) {
-            List<Fiber> list = new ArrayList<>(2);
-            list.add((Fiber) j);
+        } else if (j instanceof List) {
+            @SuppressWarnings("unchecked")
+            List<Object> list = (List<Object>) j;
+            list.add(waiter);
+        } else {
+            List<Object> list = new ArrayList<>(2);
+            list.add(j);
             list.add(waiter);
             joiners = list;
-        } else {
-            @SuppressWarnings("unchecked")
-            List<Fiber> list = (List<Fiber>) j;
-            list.add(waiter);
         }
         return true;
+    }
+
+    /** The watcher this fiber was started with, if any (it stays among the joiners until the end). */
+    private synchronized EndWatcher watcher() {
+        Object j = joiners;
+        if (j instanceof EndWatcher) {
+            return (EndWatcher) j;
+        }
+        if (j instanceof List) {
+            for (Object o : (List<?>) j) {
+                if (o instanceof EndWatcher) {
+                    return (EndWatcher) o;
+                }
+            }
+        }
+        return null;
     }
 
     /** Removes {@code waiter} from the joiners; false if this fiber has ended (it woke or is waking them). */
@@ -433,12 +449,12 @@ public final class Fiber extends Continuation {
      * handler can tell whether the release happened) and blocks here.
      */
     @Pausable
-    static void parkLocked(ChannelImpl<?>.End end) {
+    static void parkLocked(ChannelImpl.End end) {
         forThread().blockThread(end);
     }
 
     /** Woven form of {@link #parkLocked(ChannelImpl.End)}. */
-    static void parkLocked(ChannelImpl<?>.End end, Fiber f) {
+    static void parkLocked(ChannelImpl.End end, Fiber f) {
         if (f.mode == RESUMING) {
             f.mode = RUNNING;
             f.blocker = null;
@@ -484,7 +500,7 @@ public final class Fiber extends Continuation {
 
     /**
      * A preemption check to place in a long loop by hand: every {@code weft.preemptChecks} calls (default
-     * 8192) the fiber yields if other fibers wait for its carrier; otherwise it costs a decrement of a field
+     * 8192, counted per carrier) the fiber yields if other fibers wait for its carrier; otherwise it costs a decrement
      * and a branch. Does nothing on a plain thread. (The weaver's preemptive mode keeps its counter in a
      * local variable instead and calls {@link #yieldIfOthersWait()}.)
      */
@@ -495,8 +511,11 @@ public final class Fiber extends Continuation {
 
     /** Woven form of {@link #yieldIfDue()}. */
     public static void yieldIfDue(Fiber f) {
-        if (--f.budget <= 0) {
-            f.preemptionPoint();
+        if (f.mode == RESUMING) {
+            f.mode = RUNNING; // back from the yield below
+        } else if (f.yieldCheckDue(PREEMPT_CHECKS) && f.pool.hasOtherWorkHere()) {
+            f.pauseKind = YIELDING;
+            f.mode = PAUSING;
         }
     }
 
@@ -551,16 +570,6 @@ public final class Fiber extends Continuation {
         return thread != null ? System.nanoTime() : pool.nanoTime();
     }
 
-    private void preemptionPoint() {
-        budget = PREEMPT_CHECKS;
-        if (mode == RESUMING) {
-            mode = RUNNING; // back from the yield below
-        } else if (thread == null && pool.hasOtherWorkHere()) {
-            budget = 0; // so that the resume comes back here
-            pauseKind = YIELDING;
-            mode = PAUSING;
-        }
-    }
 
     /**
      * Makes a parked fiber runnable again; safe from any thread, and from the fiber itself. A caller whose
@@ -721,7 +730,7 @@ public final class Fiber extends Continuation {
                 pauseKind = NOT_YIELDING;
                 RuntimeEvents.fiberParking(this, blocker); // before the unlock, after which it may be woken
                 STATE.lazySet(this, QUEUED);
-                ((ChannelImpl<?>.End) blocker).channel().unlock(); // the channel's next party may wake it from now on
+                ((ChannelImpl.End) blocker).channel().unlock(); // the channel's next party may wake it from now on
                 return;
             }
             if (pauseKind == YIELDING) {
@@ -741,12 +750,16 @@ public final class Fiber extends Continuation {
         try {
             if (pauseKind == INTO_CHANNEL) { // it failed as it unwound into a channel wait: leave the queue, free the lock
                 pauseKind = NOT_YIELDING;
-                ((ChannelImpl<?>.End) blocker).channel().abandon(this);
+                ((ChannelImpl.End) blocker).channel().abandon(this);
             }
             clearSavedFrames();
             mode = RUNNING;
             failure = t;
             RuntimeEvents.fiberEnded(this, t);
+            EndWatcher watcher = watcher();
+            if (watcher != null) {
+                watcher.ending(this, t); // before DONE: whoever sees this fiber done sees what the watcher did
+            }
             Object waiting;
             boolean seen;
             synchronized (this) {
@@ -758,10 +771,10 @@ public final class Fiber extends Continuation {
             if (waiting instanceof Fiber) {
                 ((Fiber) waiting).unpark();
             } else if (waiting instanceof List) {
-                @SuppressWarnings("unchecked")
-                List<Fiber> all = (List<Fiber>) waiting;
-                for (Fiber w : all) {
-                    w.unpark();
+                for (Object w : (List<?>) waiting) {
+                    if (w instanceof Fiber) {
+                        ((Fiber) w).unpark();
+                    }
                 }
             }
             blocker = null;
@@ -776,7 +789,7 @@ public final class Fiber extends Continuation {
             }
         } finally {
             if (group != null) {
-                group.ended(this, t); // whatever failed above, the run must learn that this fiber ended
+                group.ended(this, t, cancelled); // whatever failed above, the run must learn that this fiber ended
             }
         }
     }
@@ -794,7 +807,28 @@ public final class Fiber extends Continuation {
 
     /** Starts a new fiber for {@code p} in the given pool and run group. */
     static Fiber start(CSProcess p, WorkerPool pool, RunGroup group) {
+        return start(p, pool, group, null);
+    }
+
+    /**
+     * Starts a new fiber for {@code p} where {@link Weft#spawn(CSProcess)} would: in the running fiber's pool
+     * and run, or, from a plain thread, on the default scheduler. {@code watcher} (or null) hears its end.
+     */
+    static Fiber spawn(CSProcess p, EndWatcher watcher) {
+        Fiber parent = runningFiber();
+        if (parent != null) {
+            return start(p, parent.pool, parent.group, watcher);
+        }
+        return start(p, Scheduler.defaultScheduler().pool, null, watcher);
+    }
+
+    /**
+     * Starts a new fiber for {@code p} whose end {@code watcher} (if not null) hears first, before anyone can
+     * see the fiber done: a par's branch runs the user's process itself, with no frame of the par's around it.
+     */
+    static Fiber start(CSProcess p, WorkerPool pool, RunGroup group, EndWatcher watcher) {
         Fiber f = new Fiber(p, pool, group);
+        f.joiners = watcher;
         f.launch();
         return f;
     }
@@ -816,7 +850,7 @@ public final class Fiber extends Continuation {
         } catch (RuntimeException | Error e) {
             state = DONE;
             if (group != null) {
-                group.ended(this, null);
+                group.ended(this, null, cancelled);
             }
             throw e;
         }
@@ -871,65 +905,9 @@ public final class Fiber extends Continuation {
         }
     }
 
-    /**
-     * The process this fiber runs: the name it was spawned with, or as a Java programmer would name it,
-     * {@code Foo} or {@code lambda in Foo}.
-     */
+    /** What this fiber runs, for people: see {@link ProcessNames}. */
     String processName() {
-        if (process instanceof WrappedProcess) {
-            WrappedProcess w = (WrappedProcess) process;
-            String n = w.name;
-            if (n == null && nameOf(w.wrapped()).startsWith("lambda in ")) {
-                String method = userLambdaMethod();
-                if (method != null) {
-                    n = "lambda in " + method;
-                    w.name = n; // found once the fiber paused: kept, so that the name does not change
-                }
-            }
-            return n != null ? n : nameOf(w.wrapped());
-        }
-        return process == null ? "?" : nameOf(process);
-    }
-
-    /** {@code Foo} or {@code lambda in Foo}. */
-    private static String nameOf(Object process) {
-        if (process instanceof NamedProcess) {
-            return ((NamedProcess) process).name;
-        }
-        if (process instanceof WrappedProcess) {
-            return nameOf(((WrappedProcess) process).wrapped());
-        }
-        String n = process.getClass().getName();
-        int lambda = n.indexOf("$$Lambda");
-        return lambda >= 0 ? "lambda in " + n.substring(0, lambda) : n;
-    }
-
-    /**
-     * For a paused fiber running a wrapped lambda, the method the lambda is written in ({@code com.acme.Foo.bar}
-     * for {@code lambda$bar$0}): its outermost saved frame outside the wrapper's own code. Null if the fiber
-     * has no such frame saved (it runs, or never paused).
-     */
-    private String userLambdaMethod() {
-        String[] sites = pauseSites(); // innermost first: "pkg.Class.method(File.java:42)"
-        for (int i = sites.length - 1; i >= 0; i--) {
-            String site = sites[i];
-            int paren = site.indexOf('(');
-            int dot = paren < 0 ? -1 : site.lastIndexOf('.', paren);
-            if (dot < 0) {
-                return null;
-            }
-            String cls = site.substring(0, dot);
-            if (cls.startsWith("dev.weft.csp.Parallel") || cls.startsWith("dev.weft.csp.Task")) {
-                continue; // the wrapper's frames
-            }
-            String method = site.substring(dot + 1, paren);
-            if (!method.startsWith("lambda$")) {
-                return null;
-            }
-            int end = method.indexOf('$', "lambda$".length());
-            return cls + "." + method.substring("lambda$".length(), end < 0 ? method.length() : end);
-        }
-        return null;
+        return ProcessNames.of(process, this);
     }
 
     @Override

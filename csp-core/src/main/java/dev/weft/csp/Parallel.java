@@ -39,8 +39,7 @@ public final class Parallel {
         Par par = new Par(processes.length);
         try {
             for (int i = 0; i < processes.length; i++) {
-                CSProcess p = processes[i];
-                par.started(i, Weft.spawn(new Branch(par, p)));
+                par.started(i, Fiber.spawn(processes[i], par));
             }
         } catch (RuntimeException | Error refused) { // the scheduler refused a branch (closed): undo the others
             par.cancelAll();
@@ -78,33 +77,11 @@ public final class Parallel {
         run(ps);
     }
 
-    /** One branch of a par: runs the user's process for the par, named after it. */
-    private static final class Branch extends WrappedProcess {
-        private final Par par;
-        private final CSProcess process;
-
-        Branch(Par par, CSProcess process) {
-            this.par = par;
-            this.process = process;
-        }
-
-        @Override
-        @Pausable
-        public void run() {
-            par.runBranch(process);
-        }
-
-        @Override
-        public Object wrapped() {
-            return process;
-        }
-    }
-
     /**
      * The branches of one par and what they threw, in order. Guarded by its monitor; the failure list is made
      * only once a branch fails, so that a par stays small.
      */
-    private static final class Par {
+    private static final class Par implements EndWatcher {
         private final Fiber[] branches;
         private List<Throwable> failures;
         private boolean cancelling;
@@ -113,12 +90,11 @@ public final class Parallel {
             branches = new Fiber[n];
         }
 
-        @Pausable
-        void runBranch(CSProcess p) {
-            try {
-                p.run();
-            } catch (Throwable t) {
-                failed(t, Fiber.current()); // the par rethrows it; the fiber itself ends normally
+        /** A branch ends: a failure is the par's to rethrow (nobody else reports it) and cancels the others. */
+        @Override
+        public void ending(Fiber branch, Throwable t) {
+            if (t != null) {
+                failed(t, branch);
             }
         }
 

@@ -191,6 +191,16 @@ public final class Scheduler implements AutoCloseable {
         }
 
         @Override
+        public long getDeadlockProbes() {
+            return pool.deadlockProbes();
+        }
+
+        @Override
+        public long getDeadlockProbesRefuted() {
+            return pool.deadlockProbesRefuted();
+        }
+
+        @Override
         public String dumpFibers() {
             return Scheduler.this.dumpFibers();
         }

@@ -52,19 +52,19 @@ final class Selection implements Waitable {
     }
 
     @Override
-    public boolean onlyUsedBy(dev.weft.csp.runtime.WorkerPool pool) {
-        return !timed && guardsOnlyUsedBy(pool);
+    public boolean onlyUsedBy(dev.weft.csp.runtime.WorkerPool pool, boolean creatorCounts) {
+        return !timed && guardsOnlyUsedBy(pool, creatorCounts);
     }
 
     /** Whether only fibers of {@code pool} use the guards waited on, leaving out the timeout of a timed select. */
-    boolean guardsOnlyUsedBy(dev.weft.csp.runtime.WorkerPool pool) {
+    boolean guardsOnlyUsedBy(dev.weft.csp.runtime.WorkerPool pool, boolean creatorCounts) {
         if (guards == null) {
             return false;
         }
         for (int i = 0; i < guards.length; i++) {
             boolean timeout = timed && guards[i] instanceof Guards.TimeGuard;
             if (regs[i] != null && !timeout
-                    && !(guards[i] instanceof Waitable && ((Waitable) guards[i]).onlyUsedBy(pool))) {
+                    && !(guards[i] instanceof Waitable && ((Waitable) guards[i]).onlyUsedBy(pool, creatorCounts))) {
                 return false;
             }
         }

@@ -12,7 +12,10 @@ public final class Weft {
 
     /** Runs {@code main} on the default scheduler; see {@link #run(Scheduler, CSProcess)}. */
     public static void run(CSProcess main) {
-        run(Scheduler.defaultScheduler(), main);
+        Scheduler s = Scheduler.defaultScheduler();
+        RunGroup group = start(s, main);
+        main = null; // see run(Scheduler, CSProcess)
+        finish(s, group);
     }
 
     /**
@@ -29,6 +32,15 @@ public final class Weft {
      *     {@link Parallel#run} or {@link #spawn} and {@link Fiber#join()} there), or if {@code s} is closed
      */
     public static void run(Scheduler s, CSProcess main) {
+        RunGroup group = start(s, main);
+        // This frame waits as long as the run: it must not keep main, and what main's lambda captured,
+        // reachable, or a deadlock probe would always find the run's fibers reachable from this thread.
+        main = null;
+        finish(s, group);
+    }
+
+    /** Starts the run of {@code main} on {@code s}: its group, which holds the main fiber only weakly. */
+    private static RunGroup start(Scheduler s, CSProcess main) {
         if (s == null || main == null) {
             throw new NullPointerException(s == null ? "scheduler is null" : "main process is null");
         }
@@ -40,15 +52,25 @@ public final class Weft {
         Fiber f = new Fiber(main, s.pool, group);
         group.setMain(f);
         s.pool.runStarted(group);
-        boolean interrupted;
         try {
             f.launch();
+        } catch (RuntimeException | Error e) {
+            s.pool.runEnded(group);
+            throw e;
+        }
+        return group;
+    }
+
+    /** Waits for the run of {@code group} to end, and throws what ended it, if anything did. */
+    private static void finish(Scheduler s, RunGroup group) {
+        boolean interrupted;
+        try {
             interrupted = awaitRun(s, group);
         } finally {
             s.pool.runEnded(group);
         }
         Throwable failure = group.mainFailure();
-        boolean mainCancelled = failure instanceof CancelledException && f.isCancelled();
+        boolean mainCancelled = failure instanceof CancelledException && group.mainCancelled();
         if (failure != null && !mainCancelled) {
             if (group.deadlock() != null) {
                 failure.addSuppressed(group.deadlock());
@@ -109,11 +131,7 @@ public final class Weft {
         if (p == null) {
             throw new NullPointerException("process is null");
         }
-        Fiber parent = Fiber.runningFiber();
-        if (parent != null) {
-            return Fiber.start(p, parent.pool(), parent.group());
-        }
-        return Fiber.start(p, Scheduler.defaultScheduler().pool, null);
+        return Fiber.spawn(p, null);
     }
 
     /**

@@ -131,7 +131,8 @@ public final class StackOverflowDrill {
         if (deep.isAlive() || (partnerThread != null && partnerThread.isAlive())) {
             return "hung after " + overflowsInOps + " overflows: deep " + deep.getState()
                     + (partnerThread == null ? "" : ", partner " + partnerThread.getState()) + "\n"
-                    + stack(deep) + (partnerThread == null ? "" : stack(partnerThread));
+                    + stack(deep) + (partnerThread == null ? "" : stack(partnerThread))
+                    + (failures.isEmpty() ? "" : "after failures: " + failures); // why a party stopped
         }
         if (fiber != null) {
             fiber.join();

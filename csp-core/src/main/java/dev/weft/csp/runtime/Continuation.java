@@ -17,10 +17,11 @@ import java.util.Arrays;
  *       the callee again, which does the same, down to the primitive that paused; that primitive sets the
  *       mode back to {@link #RUNNING}.</li>
  * </ul>
- * Frames are saved innermost first and restored outermost first, so the saved values form three stacks
- * (primitives in a {@code long[]}, references in an {@code Object[]}, and the (site, resume point) pair of
- * each frame in another {@code Object[]}) that are reused from pause to pause: pausing allocates nothing once
- * they have grown to the fiber's depth. A frame that saves no primitive costs no {@code long[]} at all.
+ * Frames are saved innermost first and restored outermost first, so the saved values form three stacks:
+ * primitives in a {@code long[]}; references, and the (site, resume point) pair of each frame, in one
+ * {@code Object[]}, the references from its start and the pairs from its end (one array header less per
+ * fiber). They are reused from pause to pause: pausing allocates nothing once they have grown to the fiber's
+ * depth. A frame that saves no primitive costs no {@code long[]} at all.
  */
 public abstract class Continuation {
     /** Running normally: neither unwinding nor rewinding. */
@@ -38,13 +39,14 @@ public abstract class Continuation {
 
     private long[] prims = NO_PRIMS;
     private int primTop;
+    /**
+     * Saved references in {@code [0, refTop)}, and from the end down, two entries per saved frame, innermost
+     * frame last: where it paused ({@code Class.method(File.java:line)}, for dumps, at the higher index) and
+     * its resume point (a boxed index: small ones come from the {@link Integer} cache), in the last
+     * {@code siteTop} entries.
+     */
     private Object[] refs = NO_REFS;
     private int refTop;
-    /**
-     * Two entries per saved frame, innermost frame first: where it paused ({@code Class.method(File.java:line)},
-     * for dumps) and its resume point (a boxed index: small ones come from the {@link Integer} cache).
-     */
-    private Object[] sites = NO_REFS;
     private int siteTop;
 
     // ---- scheduler links (package dev.weft.csp.runtime) ----
@@ -63,6 +65,16 @@ public abstract class Continuation {
         return w == null ? null : w.thread();
     }
 
+    /**
+     * Counts one hand-placed preemption check of the running slice: true once every {@code every} checks on this
+     * carrier (the count belongs to the carrier, not to each fiber, which saves a fiber four bytes). False on a
+     * plain thread.
+     */
+    protected final boolean yieldCheckDue(int every) {
+        Worker w = worker;
+        return w != null && w.countYieldCheck(every);
+    }
+
     /** Runs the fiber until it pauses or ends; called by the worker that dequeued it. */
     protected abstract void runSlice();
 
@@ -76,7 +88,6 @@ public abstract class Continuation {
         Arrays.fill(refs, 0, refTop, null);
         prims = NO_PRIMS;
         refs = NO_REFS;
-        sites = NO_REFS;
         primTop = 0;
         refTop = 0;
         siteTop = 0;
@@ -88,21 +99,33 @@ public abstract class Continuation {
      * as each frame saves itself, innermost first.
      */
     public static void pushResume(String site, int point, Continuation c) {
-        Object[] a = c.sites;
+        Object[] a = c.refs;
         int top = c.siteTop;
-        if (top + 2 > a.length) {
-            a = c.sites = Arrays.copyOf(a, Math.max(4, top * 2));
+        if (c.refTop + top + 2 > a.length) {
+            a = c.grow();
         }
-        a[top] = site;
-        a[top + 1] = Integer.valueOf(point); // cached below 128: a method with more pausable calls is rare
+        int at = a.length - top - 2;
+        a[at + 1] = site;
+        a[at] = Integer.valueOf(point); // cached below 128: a method with more pausable calls is rare
         c.siteTop = top + 2;
     }
 
     /** Restores the resume point of the outermost saved frame (its site goes with it). */
     public final int popResume() {
-        int top = siteTop - 2;
-        siteTop = top;
-        return (Integer) sites[top + 1];
+        Object[] a = refs;
+        int top = siteTop;
+        siteTop = top - 2;
+        return (Integer) a[a.length - top];
+    }
+
+    /** Doubles {@link #refs}: the references stay at its start, the sites move to its end. */
+    private Object[] grow() {
+        Object[] a = refs;
+        Object[] b = new Object[Math.max(6, a.length * 2)];
+        System.arraycopy(a, 0, b, 0, refTop);
+        System.arraycopy(a, a.length - siteTop, b, b.length - siteTop, siteTop);
+        refs = b;
+        return b;
     }
 
     /**
@@ -110,11 +133,11 @@ public abstract class Continuation {
      * woven without site records. Another thread may call it: the answer is then a best-effort snapshot.
      */
     public final String[] pauseSites() {
-        Object[] a = sites;
+        Object[] a = refs;
         int n = Math.min(siteTop, a.length) / 2;
         String[] out = new String[n];
         for (int i = 0; i < n; i++) {
-            out[i] = String.valueOf(a[2 * i]);
+            out[i] = String.valueOf(a[a.length - 1 - 2 * i]);
         }
         return out;
     }
@@ -145,8 +168,8 @@ public abstract class Continuation {
     public static void pushRef(Object v, Continuation c) {
         Object[] a = c.refs;
         int top = c.refTop;
-        if (top == a.length) {
-            a = c.refs = Arrays.copyOf(a, Math.max(2, top * 2));
+        if (top + c.siteTop == a.length) {
+            a = c.grow();
         }
         a[top] = v;
         c.refTop = top + 1;

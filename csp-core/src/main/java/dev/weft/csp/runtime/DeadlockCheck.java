@@ -1,10 +1,13 @@
 package dev.weft.csp.runtime;
 
+import java.util.List;
 import java.util.function.BooleanSupplier;
 
 /**
  * What a pool asks when it may have come to rest: every worker parked or about to park, nothing queued,
- * no timer pending, no blocking call in flight. The check decides from the fibers themselves.
+ * no timer pending, no blocking call in flight. The check looks at the fibers themselves, and sends a
+ * {@link DeadlockProbe} when they may be deadlocked; the probe's answer comes back through
+ * {@link #unreachable}.
  */
 public interface DeadlockCheck {
     /**
@@ -13,6 +16,13 @@ public interface DeadlockCheck {
      * fibers, so that what was read is one consistent picture.
      */
     void check(WorkerPool pool, BooleanSupplier stillAtRest);
+
+    /**
+     * A {@link DeadlockProbe} sent by {@link WorkerPool#sendProbes} was found unreachable: nothing outside
+     * {@code fibers} can reach them, so none can ever be woken other than by a cancellation. They are back
+     * in the pool's lists. Returns whether their run was failed (false if it had failed already).
+     */
+    boolean unreachable(WorkerPool pool, List<Continuation> fibers);
 
     /**
      * Whether every live fiber of {@code pool} waits either for a timer or on something only fibers of the

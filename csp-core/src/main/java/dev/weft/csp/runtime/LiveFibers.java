@@ -1,6 +1,7 @@
 package dev.weft.csp.runtime;
 
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * The fibers started on one worker that have not ended yet, for fiber dumps and deadlock reports: a doubly
@@ -19,18 +20,42 @@ final class LiveFibers {
 
     void add(Continuation c) {
         lock.lock();
-        c.liveNext = head;
-        c.livePrev = null;
-        if (head != null) {
-            head.livePrev = c;
-        }
-        head = c;
+        link(c);
         count = count + 1;
         lock.unlock();
     }
 
-    void remove(Continuation c) {
+    /**
+     * Takes out every fiber that {@code which} accepts, for a {@link DeadlockProbe}, and returns the first (the
+     * rest follow through {@code liveNext}). The count stays: the fibers still live.
+     */
+    Continuation detachIf(Predicate<Continuation> which) {
+        Continuation taken = null;
         lock.lock();
+        try {
+            for (Continuation c = head; c != null; ) {
+                Continuation next = c.liveNext;
+                if (which.test(c)) {
+                    unlink(c);
+                    c.liveNext = taken;
+                    taken = c;
+                }
+                c = next;
+            }
+        } finally {
+            lock.unlock();
+        }
+        return taken;
+    }
+
+    /** Puts back a fiber that {@link #detachIf} took out (it was counted all along). */
+    void reattach(Continuation c) {
+        lock.lock();
+        link(c);
+        lock.unlock();
+    }
+
+    private void unlink(Continuation c) {
         Continuation p = c.livePrev;
         Continuation n = c.liveNext;
         if (p == null) {
@@ -45,6 +70,20 @@ final class LiveFibers {
         }
         c.liveNext = null;
         c.livePrev = null;
+    }
+
+    private void link(Continuation c) {
+        c.liveNext = head;
+        c.livePrev = null;
+        if (head != null) {
+            head.livePrev = c;
+        }
+        head = c;
+    }
+
+    void remove(Continuation c) {
+        lock.lock();
+        unlink(c);
         count = count - 1;
         lock.unlock();
     }

@@ -1,5 +1,6 @@
 package dev.weft.csp.runtime;
 
+import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -17,8 +18,14 @@ public final class RunGroup {
 
     private final AtomicInteger live = new AtomicInteger();
     private final Thread waiter;
-    private volatile Object main;
+    /**
+     * The main fiber, held weakly: the thread that waits in {@code Weft.run} keeps the group, and must not keep
+     * main's fiber reachable through it, or a deadlock probe would always find the run reachable.
+     */
+    private volatile WeakReference<Object> main;
     private volatile Throwable mainFailure;
+    /** Whether main ended by its own cancellation; written before {@link #mainFailure}. */
+    private boolean mainCancelled;
     private volatile Throwable deadlock;
     private volatile Throwable crash;
     private volatile boolean cancelling;
@@ -31,12 +38,13 @@ public final class RunGroup {
 
     /** Records the main fiber, whose exception the caller of {@code Weft.run} rethrows. */
     public void setMain(Object fiber) {
-        this.main = fiber;
+        this.main = new WeakReference<>(fiber);
     }
 
     /** Whether {@code fiber} is this group's main fiber. */
     public boolean isMain(Object fiber) {
-        return main == fiber;
+        WeakReference<Object> m = main;
+        return m != null && m.get() == fiber;
     }
 
     /** Counts a fiber that is about to start. */
@@ -44,9 +52,10 @@ public final class RunGroup {
         live.incrementAndGet();
     }
 
-    /** Counts a fiber that ended, with its failure or null. */
-    public void ended(Object fiber, Throwable failure) {
-        if (fiber == main && failure != null) {
+    /** Counts a fiber that ended, with its failure or null; {@code cancelled}: it had been cancelled. */
+    public void ended(Object fiber, Throwable failure, boolean cancelled) {
+        if (failure != null && isMain(fiber)) {
+            mainCancelled = cancelled;
             mainFailure = failure;
             LockSupport.unpark(waiter); // the rest of the run is cancelled at once, not when it ends
         }
@@ -63,6 +72,11 @@ public final class RunGroup {
     /** What main threw, or null. */
     public Throwable mainFailure() {
         return mainFailure;
+    }
+
+    /** Whether main had been cancelled when it ended by {@link #mainFailure()} (read after that). */
+    public boolean mainCancelled() {
+        return mainCancelled;
     }
 
     /** Whether main has ended by an exception. */

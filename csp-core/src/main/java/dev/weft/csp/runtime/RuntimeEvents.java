@@ -54,6 +54,16 @@ public final class RuntimeEvents {
         }
     }
 
+    /**
+     * A parked fiber is handed to a deadlock probe: its park event, if one was begun, is dropped, as the side
+     * table that keeps it would keep the fiber reachable (see {@link DeadlockProbe}).
+     */
+    static void fiberProbed(Object fiber) {
+        if (parksRecorded) {
+            Events.forget(fiber);
+        }
+    }
+
     /** A deadlock was reported. */
     public static void deadlock(String report) {
         if (JFR) {
@@ -99,6 +109,10 @@ public final class RuntimeEvents {
             if (e != null) {
                 e.commit(); // its duration: from the park to this resume; below the threshold, dropped
             }
+        }
+
+        static void forget(Object fiber) {
+            PARKS.remove(fiber);
         }
 
         static void spawned(Object fiber, String scheduler) {

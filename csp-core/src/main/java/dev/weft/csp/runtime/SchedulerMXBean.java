@@ -18,6 +18,18 @@ public interface SchedulerMXBean {
     /** Batches of fibers stolen by idle workers so far. */
     long getSteals();
 
+    /**
+     * Deadlock probes sent so far: each time every fiber was found parked on something only fibers of this
+     * scheduler use, the garbage collector was asked whether anything outside can still reach them.
+     */
+    long getDeadlockProbes();
+
+    /**
+     * Deadlock probes whose collection found the fibers still reachable from outside (a plain thread, an
+     * executor task, another scheduler's fiber holds what they wait on), so that nothing was reported.
+     */
+    long getDeadlockProbesRefuted();
+
     /** Every live fiber with its state, what it waits on and where it paused (see {@code Scheduler.dumpFibers}). */
     String dumpFibers();
 }

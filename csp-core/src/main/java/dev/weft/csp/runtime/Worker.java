@@ -64,6 +64,8 @@ final class Worker implements Runnable {
     private final BatchList overflow = new BatchList();
     private Batch spare;
     private int dispatch;
+    /** Hand-placed preemption checks left before the next look at whether others wait (see countYieldCheck). */
+    private int yieldChecks;
     private boolean shrank;
     /** Slices dispatched so far (written by the owner, read by idle workers to see a slice that lasts). */
     private int slices;
@@ -176,6 +178,15 @@ final class Worker implements Runnable {
         Batch b = newBatch();
         b.add(c);
         enqueue(b);
+    }
+
+    /** Counts a hand-placed preemption check ({@code Fiber.yieldIfDue}): true once every {@code every}. Carrier only. */
+    boolean countYieldCheck(int every) {
+        if (--yieldChecks > 0) {
+            return false;
+        }
+        yieldChecks = every;
+        return true;
     }
 
     /** A fiber handed over by another thread. */
@@ -342,6 +353,7 @@ final class Worker implements Runnable {
         } finally {
             pool.idle.decrementAndGet();
             idling = false;
+            pool.leftRest(); // before any fiber runs: the fibers of a deadlock probe go back to their lists
             if (stealing && !active.isEmpty()) {
                 wakeSoundSleepers(); // so that one of them watches this worker for a slice that gets stuck
             }

@@ -1,0 +1,14 @@
+package dev.weft.csp;
+
+/**
+ * Hears that a fiber is ending, before anyone can see it done: how a {@link Parallel} learns of a branch's
+ * failure at once (to cancel the other branches) without a frame of its own around the user's process,
+ * which every pause of the branch would have to save and restore.
+ */
+interface EndWatcher {
+    /**
+     * Called by the ending fiber itself, once, with what its process threw (null if it returned). Must not
+     * pause; whatever it throws ends the fiber's carrier slice as a runtime failure, so it should not throw.
+     */
+    void ending(Fiber fiber, Throwable failure);
+}
