@@ -15,12 +15,10 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * A channel's lock under contention from fibers (whose carriers park while they wait) and plain threads:
- * it excludes, its flags survive the waiters' bit, and no wake-up is lost (parks here never time out, so a
- * lost one hangs the test).
+ * it excludes, its flags survive the waiters' bit, and every party gets through.
  */
 class ChannelLockTest {
     private static final int EACH = 4;
-    private static final int SHARED = 4 | 8; // SHARED_READERS | SHARED_WRITERS
 
     @Test
     @Timeout(120)
@@ -28,6 +26,7 @@ class ChannelLockTest {
         try (Scheduler s = Scheduler.create(2)) {
             for (int round = 0; round < 5; round++) {
                 ChannelImpl<?> c = (ChannelImpl<?>) Channel.any2any();
+                int flags = c.state;
                 long[] count = new long[1];
                 AtomicReference<String> overlap = new AtomicReference<>();
                 AtomicInteger finished = new AtomicInteger();
@@ -71,7 +70,7 @@ class ChannelLockTest {
                 assertNull(overlap.get());
                 assertEquals(2L * EACH * 5_000, count[0]);
                 assertTrue(heldForWaiters.get() > 0, "no waiter ever parked");
-                assertEquals(SHARED, c.state, "the lock is free, nobody waits, the flags are intact");
+                assertEquals(flags, c.state, "the lock is free, nobody waits, the flags are intact");
             }
         }
     }
@@ -82,6 +81,7 @@ class ChannelLockTest {
         try (Scheduler s = Scheduler.create(2)) {
             for (int round = 0; round < 5; round++) {
                 Any2AnyChannel<Long> ch = Channel.any2any();
+                int flags = ((ChannelImpl<?>) ch).state;
                 int perWriter = 5_000;
                 AtomicLong sum = new AtomicLong();
                 List<Fiber> fibers = new ArrayList<>();
@@ -112,7 +112,7 @@ class ChannelLockTest {
                 joinAll(threads);
                 long total = (long) EACH * perWriter;
                 assertEquals(total * (total - 1) / 2, sum.get(), "every value read exactly once");
-                assertEquals(SHARED, ((ChannelImpl<?>) ch).state);
+                assertEquals(flags, ((ChannelImpl<?>) ch).state, "the lock is free, nobody waits");
             }
         }
     }
