@@ -481,6 +481,21 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
             return empty ? null : takeBuffered();
         }
 
+        /** Whether a reader waits on this end, or an alternative that waits has registered here. */
+        boolean awaited() {
+            StackReserve.forOperation();
+            lock();
+            boolean waiting;
+            try {
+                waiting = !isEmpty();
+                unlock();
+            } catch (Throwable t) {
+                state &= ~LOCKED; // unlock() is the last call: a failure left the lock held
+                throw t;
+            }
+            return waiting;
+        }
+
         /**
          * Takes the first buffered value; the room it frees goes to the first waiting writer. Called with the
          * lock held, which it releases (and frees itself on a fault, see Faults above).

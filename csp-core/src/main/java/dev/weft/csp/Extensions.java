@@ -58,4 +58,33 @@ public final class Extensions {
         }
         Fiber.waitOn(blocker, f);
     }
+
+    /**
+     * Takes the first buffered value of {@code in} without waiting, from any thread: null if there is none or
+     * the channel is poisoned (for a library that moves a channel's contents elsewhere, as csp-net's mobile
+     * inputs).
+     *
+     * @throws IllegalArgumentException if {@code in} is not the input of a channel made by {@link Channel}
+     */
+    @SuppressWarnings("unchecked")
+    public static <T> T poll(ChannelInput<T> in) {
+        return ((ChannelImpl<T>.In) input(in)).takeIfBuffered();
+    }
+
+    /**
+     * Whether a party uses {@code in} right now: a reader waits on it, or an alternative waiting on it as a guard
+     * has registered there.
+     *
+     * @throws IllegalArgumentException if {@code in} is not the input of a channel made by {@link Channel}
+     */
+    public static boolean awaited(ChannelInput<?> in) {
+        return input(in).awaited();
+    }
+
+    private static ChannelImpl<?>.In input(ChannelInput<?> in) {
+        if (!(in instanceof ChannelImpl<?>.In)) {
+            throw new IllegalArgumentException("not the input of a Weft channel: " + in);
+        }
+        return (ChannelImpl<?>.In) in;
+    }
 }

@@ -26,6 +26,43 @@ class ExtensionsTest {
     }
 
     @Test
+    void pollTakesWhatIsBufferedWithoutWaiting() {
+        One2OneChannel<Integer> c = Channel.one2one(3);
+        assertEquals(null, Extensions.poll(c.in()));
+        c.out().write(1);
+        c.out().write(2);
+        assertEquals(1, Extensions.poll(c.in()));
+        assertEquals(2, Extensions.poll(c.in()));
+        assertEquals(null, Extensions.poll(c.in()));
+        c.out().write(3);
+        c.in().poison();
+        assertEquals(null, Extensions.poll(c.in())); // poison empties the buffer
+    }
+
+    @Test
+    void awaitedSaysWhetherAReaderOrAnAlternativeWaits() throws Exception {
+        Schedulers.onOneAndTwoWorkers(5, s -> {
+            One2OneChannel<Integer> c = Channel.one2one(1);
+            One2OneChannel<Integer> d = Channel.one2one(1);
+            assertFalse(Extensions.awaited(c.in()));
+            Weft.run(s, () -> {
+                Fiber reader = Weft.spawn(() -> c.in().read());
+                Fiber selector = Weft.spawn(() -> new Alternative(d.in()).select());
+                Schedulers.awaitParked(reader);
+                Schedulers.awaitParked(selector);
+                assertTrue(Extensions.awaited(c.in()));
+                assertTrue(Extensions.awaited(d.in()));
+                c.out().write(1);
+                d.out().write(2);
+                reader.join();
+                selector.join();
+                assertFalse(Extensions.awaited(c.in()));
+                assertFalse(Extensions.awaited(d.in())); // the alternative has left
+            });
+        });
+    }
+
+    @Test
     void offerNeedsABufferedChannelAndAValue() {
         assertThrows(IllegalArgumentException.class, () -> Extensions.offer(Channel.<Integer>one2one().out(), 1));
         assertThrows(NullPointerException.class, () -> Extensions.offer(Channel.<Integer>one2one(1).out(), null));

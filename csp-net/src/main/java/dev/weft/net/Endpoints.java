@@ -60,15 +60,19 @@ final class Endpoints implements LinkListener {
         return codec.encode(value);
     }
 
+    Object decode(byte[] bytes) {
+        return codec.decode(bytes);
+    }
+
     <T> NetAltingInput<T> newInput(int capacity) {
         NetAltingInput<T> in = new NetAltingInput<>(this, new NetChannelLocation(address(), nextId()), capacity);
-        inputs.put(in.location.id(), in);
+        inputs.put(in.localId, in);
         return in;
     }
 
     <T> NetSharedInput<T> newSharedInput() {
         NetSharedInput<T> in = new NetSharedInput<>(this, new NetChannelLocation(address(), nextId()));
-        inputs.put(in.location.id(), in);
+        inputs.put(in.localId, in);
         return in;
     }
 
@@ -78,7 +82,32 @@ final class Endpoints implements LinkListener {
 
     /** Drops an input that will not be used (its name could not be registered). */
     void forget(NetInput<?> in) {
-        inputs.remove(in.location.id());
+        inputs.remove(in.localId);
+    }
+
+    /**
+     * Brings to life here the input that {@code image} describes, moved from another node (or from this one):
+     * it gets a name on this node, and the nodes it left and first lived on hear where it is now (they forward
+     * to it and redirect its writers). Its writers' links are made if need be; it watches the links to those
+     * nodes, since values it waits for may be on their way from there.
+     *
+     * @throws IllegalArgumentException if the image is malformed or this node's codec refuses one of its values
+     */
+    NetAltingInput<?> adopt(byte[] image) {
+        EndImage e = EndImage.decode(image);
+        NetAltingInput<?> in = new NetAltingInput<>(this, e.location(), nextId(), e.capacity(), e.moves());
+        in.restore(e);
+        inputs.put(in.localId, in);
+        byte[] here = Parcel.home(address(), in.localId);
+        Link left = link(e.left().node());
+        left.send(new Frame(Protocol.HOME, e.left().id(), e.moves(), here));
+        uses(left, in);
+        if (!e.left().equals(e.location())) {
+            Link origin = link(e.location().node());
+            origin.send(new Frame(Protocol.HOME, e.location().id(), e.moves(), here));
+            uses(origin, in);
+        }
+        return in;
     }
 
     Lane newLane(NetOutput<?> owner) {
@@ -119,20 +148,35 @@ final class Endpoints implements LinkListener {
     @Override
     public void received(Link link, Frame f) {
         switch (f.type()) {
-            case Protocol.DATA: {
+            case Protocol.DATA:
+            case Protocol.END: {
                 NetInput<?> in = inputs.get(f.channel());
                 if (in == null) {
                     link.send(new Frame(Protocol.POISON_LANE, f.number(), Protocol.NO_SUCH_INPUT));
                     return;
                 }
-                Object value;
-                try {
-                    value = codec.decode(f.payload());
-                } catch (RuntimeException e) {
-                    link.refuse("a value for " + in.location + " that this node's codec refuses: " + e.getMessage());
-                    return;
+                in.arrived(link, f.number(), 0, f.type() == Protocol.DATA ? Protocol.VALUE : Protocol.MOVING_END,
+                        f.payload(), link);
+                return;
+            }
+            case Protocol.DIRECT:
+            case Protocol.FORWARD:
+                parcel(link, f);
+                return;
+            case Protocol.REDIRECT: {
+                Lane lane = lanes.get(f.channel());
+                NetChannelLocation home = home(link, f);
+                if (lane != null && home != null) {
+                    lane.owner().redirect(f.number(), home);
                 }
-                in.arrived(link, f.number(), value);
+                return;
+            }
+            case Protocol.HOME: {
+                NetInput<?> in = inputs.get(f.channel());
+                NetChannelLocation home = home(link, f);
+                if (in != null && home != null) {
+                    in.homeIs(f.number(), home);
+                }
                 return;
             }
             case Protocol.ACK: {
@@ -187,7 +231,7 @@ final class Endpoints implements LinkListener {
             case Protocol.WITHDRAW: {
                 NetInput<?> in = inputs.get(f.channel());
                 if (in != null) {
-                    in.withdraw(link, f.number());
+                    in.withdraw(link, f.number(), f.payload().length == Long.BYTES ? Lane.seqOf(f.payload()) : 0);
                 }
                 return;
             }
@@ -216,8 +260,52 @@ final class Endpoints implements LinkListener {
         }
     }
 
+    /**
+     * A value, moving input or withdrawal for a moved input: straight from its writer ({@link Protocol#DIRECT})
+     * or by way of an old home ({@link Protocol#FORWARD}, which names the writer's node).
+     */
+    private void parcel(Link link, Frame f) {
+        Parcel p;
+        try {
+            p = Parcel.read(f.payload(), f.type() == Protocol.FORWARD);
+        } catch (IllegalArgumentException e) {
+            link.refuse("a malformed frame of type " + f.type() + ": " + e.getMessage());
+            return;
+        }
+        Link writer;
+        try {
+            writer = p.writer() == null ? link : link(p.writer());
+        } catch (RuntimeException closing) {
+            return; // this node is closed
+        }
+        NetInput<?> in = inputs.get(f.channel());
+        if (in == null) {
+            writer.send(new Frame(Protocol.POISON_LANE, f.number(), Protocol.NO_SUCH_INPUT));
+        } else if (p.kind() == Protocol.WITHDRAWAL) {
+            in.withdraw(writer, f.number(), p.seq());
+        } else {
+            in.arrived(writer, f.number(), p.seq(), p.kind(), p.body(), link);
+        }
+    }
+
+    /** Where a {@link Protocol#REDIRECT} or {@link Protocol#HOME} says an input is; null if malformed (refused). */
+    private static NetChannelLocation home(Link link, Frame f) {
+        try {
+            if (f.number() < 1) {
+                throw new IllegalArgumentException("move count " + f.number());
+            }
+            return Parcel.readHome(f.payload());
+        } catch (IllegalArgumentException e) {
+            link.refuse("a malformed frame of type " + f.type() + ": " + e.getMessage());
+            return null;
+        }
+    }
+
     /** What a lane's output fails with when the input answers its value with {@link Protocol#POISON_LANE}. */
     private static RuntimeException laneRefusal(long why, NetChannelLocation input) {
+        if (why == Protocol.LOST) {
+            return new LinkLostException("the net channel " + input + " is out of reach: it moved, and the way to it was lost");
+        }
         if (why == Protocol.NO_SUCH_INPUT) {
             return new PoisonException("there is no net input " + input + " (never made, or its node forgot it)");
         }

@@ -9,7 +9,7 @@ import dev.weft.csp.One2OneChannel;
 import dev.weft.csp.Pausable;
 import dev.weft.csp.PoisonException;
 import dev.weft.net.transport.Frame;
-import dev.weft.net.transport.Link;
+import java.nio.ByteBuffer;
 
 /**
  * One writing party of a net output: one write (or one client transaction) at a time, named on the wire by
@@ -36,6 +36,10 @@ final class Lane {
     private Object reply; // a connection's reply, until its client takes it
     private boolean spent;
     private boolean lastWithdrawn; // the last answer was a withdrawal, not a read
+    private long settled; // values answered: read (ACK, OPENED, CREDIT) or withdrawn
+    private long routeMoves; // the move count of the route of the last value sent
+    private long switchedAt; // values sent before the last change of route
+    private Route sending; // the route of the value being sent, chosen with its number
     private volatile Fiber waiter; // a cancelled writer waiting to learn whether its value was withdrawn
 
     NetOutput<?> owner() {
@@ -55,17 +59,55 @@ final class Lane {
      * withdrawn (a cancelled write delivered nothing); if the reader took it first, it returns.
      */
     @Pausable
-    void deliver(Link link, long inputId, byte[] bytes) {
+    void deliver(byte[] bytes) {
+        long mine = awaitCredit();
+        Route r = sending;
+        send(r, mine, Protocol.VALUE, bytes);
+        awaitAnswer(r, mine);
+    }
+
+    /**
+     * As {@link #deliver}, for a net input that moves: it leaves its node once there is credit, just before
+     * it is sent to {@code carrier} (so that a write that fails before has not moved it).
+     */
+    @Pausable
+    void deliverEnd(NetInput<?> moving, NetChannelLocation carrier) {
+        long mine = awaitCredit();
+        Route r = sending;
+        byte[] image;
+        try {
+            image = moving.moveOut(carrier, r.link());
+        } catch (RuntimeException e) {
+            returnCredit();
+            throw e;
+        }
+        send(r, mine, Protocol.MOVING_END, image);
+        awaitAnswer(r, mine);
+    }
+
+    @Pausable
+    private long awaitCredit() {
         long mine;
         while ((mine = takeCredit()) == 0) {
             waitForRing();
         }
-        link.send(new Frame(Protocol.DATA, inputId, id, bytes));
-        awaitAnswer(link, inputId, mine);
+        return mine;
+    }
+
+    /**
+     * Sends value {@code mine}: to the input's first home as it was made, a plain frame; to a home it moved
+     * to, numbered, so that the home puts it in order with those still on their way by an old home.
+     */
+    private void send(Route r, long mine, byte kind, byte[] bytes) {
+        if (r.moves() == 0) {
+            r.link().send(new Frame(kind == Protocol.VALUE ? Protocol.DATA : Protocol.END, r.inputId(), id, bytes));
+        } else {
+            r.link().send(new Frame(Protocol.DIRECT, r.inputId(), id, Parcel.direct(kind, mine, bytes)));
+        }
     }
 
     @Pausable
-    private void awaitAnswer(Link link, long inputId, long mine) {
+    private void awaitAnswer(Route r, long mine) {
         try {
             for (;;) {
                 if (answeredOrBuffered(mine)) {
@@ -74,7 +116,8 @@ final class Lane {
                 waitForRing();
             }
         } catch (CancelledException e) {
-            link.send(new Frame(Protocol.WITHDRAW, inputId, id));
+            r.link().send(r.moves() == 0 ? new Frame(Protocol.WITHDRAW, r.inputId(), id)
+                    : new Frame(Protocol.WITHDRAW, r.inputId(), id, seqBytes(mine)));
             if (!awaitWithdrawal(mine)) {
                 return; // the reader took it first: the write happened; the cancellation stays pending
             }
@@ -139,14 +182,45 @@ final class Lane {
         }
     }
 
-    /** Takes a credit and numbers the value it sends (from 1), or returns 0 if there is none. */
+    /**
+     * Takes a credit and numbers the value it sends (from 1), or returns 0 if there is none; chooses its route
+     * with its number, so that every value numbered after a change of route goes the new way.
+     */
     private synchronized long takeCredit() {
         owner.checkFailure();
         if (credits == 0) {
             return 0;
         }
         credits--;
+        Route r = owner.currentRoute();
+        if (r.moves() != routeMoves) {
+            routeMoves = r.moves();
+            switchedAt = sent;
+        }
+        sending = r;
         return ++sent;
+    }
+
+    /** Gives back the credit taken for a value that was not sent after all. */
+    private synchronized void returnCredit() {
+        credits++;
+        sent--;
+    }
+
+    /**
+     * Whether every value this lane sent by a way other than {@code current} was answered: none can still be
+     * lost on an old way.
+     */
+    synchronized boolean settledOffRoute(Route current) {
+        return settled >= (current.moves() == routeMoves ? switchedAt : sent);
+    }
+
+    static byte[] seqBytes(long seq) {
+        return ByteBuffer.allocate(Long.BYTES).putLong(seq).array();
+    }
+
+    static long seqOf(byte[] bytes) {
+        return ByteBuffer.wrap(bytes).getLong();
     }
 
     private synchronized boolean answeredOrBuffered(long mine) {
@@ -191,6 +265,7 @@ final class Lane {
     private void answer(boolean withdrawn) {
         synchronized (this) {
             answered++;
+            settled++;
             credits = 1;
             lastWithdrawn = withdrawn;
         }
@@ -206,6 +281,7 @@ final class Lane {
             buffered = true;
             this.capacity = (int) capacity;
             answered++;
+            settled++;
             credits += this.capacity - 1;
         }
         ring();
@@ -219,6 +295,7 @@ final class Lane {
                 return false;
             }
             credits += (int) n;
+            settled += n;
         }
         ring();
         return true;

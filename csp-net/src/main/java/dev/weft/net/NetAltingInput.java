@@ -4,14 +4,23 @@ import dev.weft.csp.Any2OneChannel;
 import dev.weft.csp.Channel;
 import dev.weft.csp.ChannelBuffer;
 
-/** A net input with one reader ({@code net2one}); a guard, as every net input. */
+/**
+ * A net input with one reader ({@code net2one}); a guard, as every net input. It can move to another node:
+ * written to a net channel, it leaves this node and lives on where that channel is read (see {@link Forwarder}).
+ */
 final class NetAltingInput<T> extends NetInput<T> implements NetChannelInput<T> {
+    /** A new input, named on this node by its location's id. */
     NetAltingInput(Endpoints endpoints, NetChannelLocation location, int capacity) {
-        this(endpoints, location, capacity, Channel.any2one(ChannelBuffer.unbounded()));
+        this(endpoints, location, location.id(), capacity, 0);
     }
 
-    private NetAltingInput(Endpoints endpoints, NetChannelLocation location, int capacity,
+    /** An input at {@code location} that has come here after {@code moves} moves, named {@code localId} here. */
+    NetAltingInput(Endpoints endpoints, NetChannelLocation location, long localId, int capacity, long moves) {
+        this(endpoints, location, localId, capacity, moves, Channel.any2one(ChannelBuffer.unbounded()));
+    }
+
+    private NetAltingInput(Endpoints endpoints, NetChannelLocation location, long localId, int capacity, long moves,
                            Any2OneChannel<Envelope> local) {
-        super(endpoints, location, capacity, local.in(), local.out());
+        super(endpoints, location, localId, capacity, moves, local.in(), local.out());
     }
 }

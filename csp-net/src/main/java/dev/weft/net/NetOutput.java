@@ -19,7 +19,8 @@ final class NetOutput<T> implements NetChannelOutput<T>, NetSharedChannelOutput<
     private final Endpoints endpoints;
     private final NetChannelLocation target;
     private volatile RuntimeException failure;
-    private volatile Link link;
+    /** Where values go: the input's location until it moves, then its newest home known. Made on first use. */
+    private volatile Route route;
     /** Set by {@link #close()}: later writes through this end throw; writes already under way go on. */
     private volatile boolean closed;
     // Under this object's monitor.
@@ -44,10 +45,34 @@ final class NetOutput<T> implements NetChannelOutput<T>, NetSharedChannelOutput<
         if (closed) {
             throw new ChannelClosedException("the net channel to " + target + " is closed");
         }
+        if (value instanceof NetInput) {
+            writeEnd((NetInput<?>) value);
+            return;
+        }
         byte[] bytes = endpoints.encode(value);
+        route();
         Lane lane = takeLane();
         try {
-            lane.deliver(link(), target.id(), bytes);
+            lane.deliver(bytes);
+        } finally {
+            giveBack(lane);
+        }
+    }
+
+    /** Moves {@code moving} to the node that reads this channel (see docs/net.md, "Mobile inputs"). */
+    @Pausable
+    private void writeEnd(NetInput<?> moving) {
+        if (moving instanceof NetSharedInput) {
+            throw new IllegalArgumentException("a net2any input cannot move (its readers are on its node);"
+                    + " move a net2one input");
+        }
+        if (moving.location.equals(target)) {
+            throw new IllegalArgumentException("cannot write the net input " + target + " to its own channel");
+        }
+        route();
+        Lane lane = takeLane();
+        try {
+            lane.deliverEnd(moving, target);
         } finally {
             giveBack(lane);
         }
@@ -59,9 +84,10 @@ final class NetOutput<T> implements NetChannelOutput<T>, NetSharedChannelOutput<
         Objects.requireNonNull(request, "cannot send a null request");
         checkFailure();
         byte[] bytes = endpoints.encode(request);
+        route();
         Lane lane = takeLane();
         try {
-            lane.deliver(link(), target.id(), bytes);
+            lane.deliver(bytes);
             return lane.awaitReply();
         } finally {
             giveBack(lane);
@@ -71,8 +97,8 @@ final class NetOutput<T> implements NetChannelOutput<T>, NetSharedChannelOutput<
     @Override
     public void poison() {
         fail(new PoisonException("the net channel to " + target + " was poisoned by its writer"));
-        Link l = link();
-        l.send(new Frame(Protocol.POISON_INPUT, target.id(), 0));
+        Route r = route();
+        r.link().send(new Frame(Protocol.POISON_INPUT, r.inputId(), 0));
     }
 
     @Override
@@ -83,7 +109,8 @@ final class NetOutput<T> implements NetChannelOutput<T>, NetSharedChannelOutput<
             }
             closed = true;
         }
-        link().send(new Frame(Protocol.CLOSE_INPUT, target.id(), 0));
+        Route r = route();
+        r.link().send(new Frame(Protocol.CLOSE_INPUT, r.inputId(), 0));
     }
 
     /** Throws this output's failure, if it has one. */
@@ -94,9 +121,59 @@ final class NetOutput<T> implements NetChannelOutput<T>, NetSharedChannelOutput<
         }
     }
 
+    /**
+     * A link this output used is gone. If it was the way to the input, the output fails. If the input has
+     * moved on since, an old home is gone: that costs nothing if it closed in order (it sent on what it had
+     * first), or if every value sent its way was answered; else a value may have been lost with it.
+     */
     @Override
     public void linkLost(Link lost, LinkLostException e, boolean peerClosed) {
+        Route r = route;
+        if (r != null && r.link() != lost && (peerClosed || settledOffRoute())) {
+            return;
+        }
         fail(e);
+    }
+
+    /** Whether every value sent to an old home of the input was answered (from its newest home). */
+    boolean settledOffRoute() {
+        Route r = route;
+        List<Lane> lanes;
+        synchronized (this) {
+            lanes = new ArrayList<>(live);
+        }
+        for (Lane l : lanes) {
+            if (!l.settledOffRoute(r)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The input has moved: it lives at {@code home} after {@code moves} moves. Values from now on go there
+     * directly (an old home may be told so again: only news changes the route).
+     */
+    void redirect(long moves, NetChannelLocation home) {
+        Link l;
+        synchronized (this) {
+            Route r = route;
+            if (r == null || moves <= r.moves() || failure != null) {
+                return;
+            }
+            try {
+                l = endpoints.link(home.node());
+            } catch (RuntimeException closing) {
+                return; // this node is closed: its ends fail
+            }
+            route = new Route(moves, l, home.id());
+        }
+        endpoints.uses(l, this);
+    }
+
+    /** The route that the next value takes (made by {@link #route()} before any lane sends). */
+    Route currentRoute() {
+        return route;
     }
 
     /** Fails this output for good with {@code e}, waking its waiting writers. */
@@ -114,20 +191,22 @@ final class NetOutput<T> implements NetChannelOutput<T>, NetSharedChannelOutput<
         }
     }
 
-    /** The link to the target's node, made on first use; a write reads it without the lock once it is there. */
-    private Link link() {
-        Link l = link;
-        if (l != null) {
-            return l;
+    /** The route to the input, made on first use; a write reads it without the lock once it is there. */
+    private Route route() {
+        Route r = route;
+        if (r != null) {
+            return r;
         }
+        Link made;
         synchronized (this) {
-            if (link == null) {
-                Link made = endpoints.link(target.node());
-                endpoints.uses(made, this);
-                link = made;
+            if (route != null) {
+                return route;
             }
-            return link;
+            made = endpoints.link(target.node());
+            route = r = new Route(0, made, target.id());
         }
+        endpoints.uses(made, this);
+        return r;
     }
 
     private Lane takeLane() {

@@ -22,6 +22,17 @@ package dev.weft.net;
  *                                                                                  (else the read's ACK answers)
  * REPLY          channel = lane id,   payload = the reply                         connection server to client
  * NAME_*         channel = request id, payload = a {@link NameMessage}            name service
+ *
+ * Mobile inputs (see {@link Move}):
+ * END            as DATA, payload = a moving input's {@link EndImage}             writer to input
+ * DIRECT         channel = input id at its home,  number = lane id,             writer to a moved input
+ *                payload = kind, sequence number, bytes
+ * FORWARD        channel = input id at the next node,  number = lane id,        old home to newer home
+ *                payload = kind, sequence number, writer's address, bytes
+ * REDIRECT       channel = lane id,   number = move count,                     old home to writer: write
+ *                payload = home address, input id there                          to the newer home directly
+ * HOME           channel = input id at the old home,  number = move count,      new home to old homes
+ *                payload = home address, input id there
  * </pre>
  *
  * Credits bound what a writer may have in flight: one value on a synchronous channel, capacity values on a
@@ -39,6 +50,11 @@ final class Protocol {
     static final byte REPLY = 23;
     static final byte WITHDRAWN = 24;
     static final byte CLOSE_INPUT = 25;
+    static final byte END = 26;
+    static final byte DIRECT = 27;
+    static final byte FORWARD = 28;
+    static final byte REDIRECT = 29;
+    static final byte HOME = 30;
     static final byte NAME_REGISTER = 32;
     static final byte NAME_RESOLVE = 33;
     static final byte NAME_ANSWER = 34;
@@ -50,6 +66,13 @@ final class Protocol {
     static final long POISONED = 2;
     /** {@link #POISON_LANE}'s number: the channel was closed; the value that this answers was not taken. */
     static final long CLOSED = 3;
+    /** {@link #POISON_LANE}'s number: the input moved to a node that was lost (or the move failed). */
+    static final long LOST = 4;
+
+    /** What a DIRECT or FORWARD frame carries: a value, a moving input, or a cancelled writer's withdrawal. */
+    static final byte VALUE = 0;
+    static final byte MOVING_END = 1;
+    static final byte WITHDRAWAL = 2;
 
     private Protocol() {
     }

@@ -68,6 +68,16 @@ public final class ChildNode {
                     barrier.sync();
                 }
             }
+            case "mobile": {
+                // the new home of a net input written to "mobile.carrier": reads it until killed
+                NetChannelInput<NetChannelInput<Integer>> carrier = node.net2one("mobile.carrier");
+                System.out.println("ready");
+                System.out.flush();
+                NetChannelInput<Integer> moved = carrier.read();
+                for (;;) {
+                    moved.read();
+                }
+            }
             default:
                 throw new IllegalArgumentException("unknown role " + args[1]);
         }

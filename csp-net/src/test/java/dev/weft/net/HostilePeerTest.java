@@ -9,6 +9,8 @@ import dev.weft.net.transport.Link;
 import java.io.ByteArrayOutputStream;
 import java.io.ObjectOutputStream;
 import java.io.Serializable;
+import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -88,6 +90,44 @@ class HostilePeerTest {
     void anUnknownFrameTypeRefusesTheLink() throws Exception {
         try (Node victim = Node.start()) {
             assertRefused(victim, new Frame((byte) 99, 1, 1));
+        }
+    }
+
+    /** The frames of mobile inputs, malformed: an image, a numbered value, a home that cannot be read. */
+    @Test
+    void malformedMobileFramesRefuseTheLink() throws Exception {
+        try (Node victim = Node.start()) {
+            long id = victim.net2one().location().id();
+            byte[] value = new KryoCodec().encode(1);
+            assertRefused(victim, new Frame(Protocol.END, id, 1, new byte[] {1, 2, 3}));
+            EndImage image = new EndImage(new NetChannelLocation(victim.address(), 999), 1,
+                    new NetChannelLocation(victim.address(), 998), 0, null, false, false,
+                    List.of(new EndImage.Writer(victim.address(), 5, 1, 0, false, 0)),
+                    List.of(new EndImage.Item(0, 0, value)), List.of());
+            byte[] whole = image.encode();
+            assertRefused(victim, new Frame(Protocol.END, id, 1, Arrays.copyOf(whole, whole.length - 1)));
+            assertRefused(victim, new Frame(Protocol.DIRECT, id, 1, new byte[] {0, 0}));
+            assertRefused(victim, new Frame(Protocol.DIRECT, id, 1, Parcel.direct((byte) 7, 1, value)));
+            assertRefused(victim, new Frame(Protocol.DIRECT, id, 1, Parcel.direct(Protocol.VALUE, 0, value)));
+            assertRefused(victim, new Frame(Protocol.FORWARD, id, 1, Parcel.direct(Protocol.VALUE, 1, value)));
+            assertRefused(victim, new Frame(Protocol.REDIRECT, 12345, 1, new byte[] {9}));
+            assertRefused(victim, new Frame(Protocol.HOME, id, 1, new byte[] {9}));
+            assertRefused(victim, new Frame(Protocol.HOME, id, 0, Parcel.home(victim.address(), 3)));
+        }
+    }
+
+    /** A value numbered twice, or beyond its credit, from a writer redirected to a moved input. */
+    @Test
+    void aNumberedValueTwiceRefusesTheLink() throws Exception {
+        try (Node victim = Node.start()) {
+            long id = victim.net2one().location().id();
+            byte[] value = new KryoCodec().encode(1);
+            try (HostileTransport h = new HostileTransport(null)) {
+                Link link = h.transport.link(victim.address());
+                link.send(new Frame(Protocol.DIRECT, id, 7, Parcel.direct(Protocol.VALUE, 2, value))); // early: held
+                link.send(new Frame(Protocol.DIRECT, id, 7, Parcel.direct(Protocol.VALUE, 2, value)));
+                assertFalse(h.lost.get(10, TimeUnit.SECONDS).isEmpty());
+            }
         }
     }
 

@@ -26,6 +26,13 @@ class DistributedSamplesTest {
     }
 
     @Test
+    void theQueueIsHandedOverWithEveryJobOnceInOrder() {
+        int[] taken = HandOver.run(2_000);
+        assertEquals(2_000, taken[0]);
+        assertEquals(2_000, taken[1]);
+    }
+
+    @Test
     void theReadmeExampleGreetsByName() throws Exception {
         try (Node names = Node.builder().serveNames().start()) {
             CompletableFuture<List<String>> received =
