@@ -338,11 +338,18 @@ public final class Fiber extends Continuation {
     }
 
     /** The watcher this fiber was started with, if any (it stays among the joiners until the end). */
-    private synchronized EndWatcher watcher() {
+    private EndWatcher watcher() {
+        // Read without the lock: the ending fiber's own field, where a watcher is set before the fiber starts and
+        // only ever moves into a list; a fiber with no watcher (spawn and join) takes no monitor here.
         Object j = joiners;
         if (j instanceof EndWatcher) {
             return (EndWatcher) j;
         }
+        return j instanceof List ? watcherAmongJoiners() : null;
+    }
+
+    private synchronized EndWatcher watcherAmongJoiners() {
+        Object j = joiners;
         if (j instanceof List) {
             for (Object o : (List<?>) j) {
                 if (o instanceof EndWatcher) {

@@ -270,9 +270,10 @@ class MobileInputTest {
             assertEquals(in.location(), back.location());
             out.write(4);
             w.<Integer>one2net(in.location()).write(5); // a new writer: by way of the first home's pointer
-            assertEquals(3, back.read());
-            assertEquals(4, back.read());
-            assertEquals(5, back.read());
+            // Two writers: 3 comes before 4 (one writer's order), 5 may come anywhere.
+            java.util.List<Integer> got = java.util.List.of(back.read(), back.read(), back.read());
+            assertEquals(java.util.Set.of(3, 4, 5), new java.util.HashSet<>(got), "each once: " + got);
+            assertTrue(got.indexOf(3) < got.indexOf(4), "one writer's order: " + got);
             awaitRoute(out, a, 2);
             assertThrows(IllegalStateException.class, in::read);
         }

@@ -1,17 +1,14 @@
 package dev.weft.bench.dist;
 
+import dev.weft.samples.dist.Blocks;
 import dev.weft.samples.dist.NBody;
-import java.io.File;
 import java.util.ArrayList;
 import java.util.List;
 import org.jcsp.lang.CSProcess;
 import org.jcsp.lang.Parallel;
 import org.jcsp.net2.NetAltingChannelInput;
 import org.jcsp.net2.NetChannel;
-import org.jcsp.net2.NetChannelLocation;
 import org.jcsp.net2.NetChannelOutput;
-import org.jcsp.net2.Node;
-import org.jcsp.net2.tcpip.TCPIPNodeAddress;
 
 /**
  * The peer of Weft's {@link NBody} on JCSP.net2 1.1-rc5: the same ring of nodes, the same arithmetic
@@ -20,21 +17,19 @@ import org.jcsp.net2.tcpip.TCPIPNodeAddress;
  * where its right-hand neighbour reads, and at the end every worker sends its bodies to node 0.
  */
 public final class JcspNBody {
-    private static boolean nodeStarted;
-
     private JcspNBody() {
     }
 
     /** A worker: {@code worker <node 0's input> index size bodies steps}. */
     public static void main(String[] args) throws Exception {
-        startNode();
-        NetChannelOutput<Object> toZero = NetChannel.one2net(NetChannelLocation.parse(args[1]));
+        JcspNodes.start();
+        NetChannelOutput<Object> toZero = JcspNodes.to(args[1]);
         int index = Integer.parseInt(args[2]);
         int size = Integer.parseInt(args[3]);
         NetAltingChannelInput<double[]> ring = NetChannel.net2one();
         NetAltingChannelInput<String> setup = NetChannel.net2one();
         toZero.write(new String[] {args[2], ring.getLocation().toString(), setup.getLocation().toString()});
-        NetChannelOutput<double[]> right = NetChannel.one2net(NetChannelLocation.parse(setup.read()));
+        NetChannelOutput<double[]> right = JcspNodes.to(setup.read());
         double[] mine = simulate(index, size, Integer.parseInt(args[4]), Integer.parseInt(args[5]), ring, right);
         toZero.write(mine);
         System.exit(0); // a JCSP node cannot be stopped
@@ -45,16 +40,11 @@ public final class JcspNBody {
         if (size == 1) {
             return simulate(0, 1, n, steps, null, null);
         }
-        startNode();
+        JcspNodes.start();
         NetAltingChannelInput<Object> fromWorkers = NetChannel.net2one();
-        List<Process> workers = new ArrayList<>();
+        List<Process> workers = JcspNodes.startWorkers(JcspNBody.class, fromWorkers, size, String.valueOf(n),
+                String.valueOf(steps));
         try {
-            for (int i = 1; i < size; i++) {
-                workers.add(new ProcessBuilder(System.getProperty("java.home") + File.separator + "bin" + File.separator
-                        + "java", "-cp", System.getProperty("java.class.path"), JcspNBody.class.getName(), "worker",
-                        fromWorkers.getLocation().toString(), String.valueOf(i), String.valueOf(size),
-                        String.valueOf(n), String.valueOf(steps)).inheritIO().start());
-            }
             String[] ringOf = new String[size];
             String[] setupOf = new String[size];
             NetAltingChannelInput<double[]> ring = NetChannel.net2one();
@@ -66,15 +56,15 @@ public final class JcspNBody {
                 setupOf[i] = hello[2];
             }
             for (int i = 1; i < size; i++) {
-                NetChannelOutput<String> setup = NetChannel.one2net(NetChannelLocation.parse(setupOf[i]));
+                NetChannelOutput<String> setup = JcspNodes.to(setupOf[i]);
                 setup.write(ringOf[(i + 1) % size]);
                 setup.destroy();
             }
-            NetChannelOutput<double[]> right = NetChannel.one2net(NetChannelLocation.parse(ringOf[1]));
+            NetChannelOutput<double[]> right = JcspNodes.to(ringOf[1]);
             double[] all = simulate(0, size, n, steps, ring, right);
             for (int k = 1; k < size; k++) {
                 double[] part = (double[]) fromWorkers.read();
-                int lo = start(n, size, (int) part[0]);
+                int lo = Blocks.start(n, size, (int) part[0]);
                 System.arraycopy(part, 1, all, 6 * lo, part.length - 1);
             }
             right.destroy();
@@ -82,39 +72,28 @@ public final class JcspNBody {
             fromWorkers.destroy();
             return all;
         } finally {
-            for (Process p : workers) {
-                if (!p.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)) {
-                    p.destroyForcibly();
-                }
-            }
-        }
-    }
-
-    private static synchronized void startNode() throws Exception {
-        if (!nodeStarted) {
-            Node.getInstance().init(new TCPIPNodeAddress("127.0.0.1", 0));
-            nodeStarted = true;
+            JcspNodes.reap(workers);
         }
     }
 
     private static double[] simulate(int index, int size, int n, int steps, NetAltingChannelInput<double[]> left,
                                      NetChannelOutput<double[]> right) {
-        int lo = start(n, size, index);
-        int hi = start(n, size, index + 1);
+        int lo = Blocks.start(n, size, index);
+        int hi = Blocks.start(n, size, index + 1);
         double[] pos = NBody.initialPositions(n);
         double[] vel = new double[3 * n];
         for (int s = 0; s < steps; s++) {
             int owner = index;
             for (int hop = 1; hop < size; hop++) {
-                int from = start(n, size, owner);
-                int to = start(n, size, owner + 1);
+                int from = Blocks.start(n, size, owner);
+                int to = Blocks.start(n, size, owner + 1);
                 double[] out = new double[4 * (to - from) + 1];
                 out[0] = owner;
                 System.arraycopy(pos, 4 * from, out, 1, 4 * (to - from));
                 double[][] in = new double[1][];
                 new Parallel(new CSProcess[] {() -> right.write(out), () -> in[0] = left.read()}).run();
                 owner = (int) in[0][0];
-                System.arraycopy(in[0], 1, pos, 4 * start(n, size, owner), in[0].length - 1);
+                System.arraycopy(in[0], 1, pos, 4 * Blocks.start(n, size, owner), in[0].length - 1);
             }
             NBody.step(pos, vel, n, lo, hi);
         }
@@ -128,9 +107,5 @@ public final class JcspNBody {
             System.arraycopy(vel, 3 * i, result, at + 6 * (i - lo) + 3, 3);
         }
         return result;
-    }
-
-    private static int start(int n, int parts, int i) {
-        return i * (n / parts) + Math.min(i, n % parts);
     }
 }

@@ -24,7 +24,6 @@ import org.jcsp.net2.tcpip.TCPIPNodeAddress;
  */
 public final class JcspNetPingPong implements AutoCloseable {
     private static final int STOP = -1; // a constant: the echoing node's copy of Echo needs no copy of this class
-    private static boolean started;
 
     private final NetAltingChannelInput<Integer> pong;
     private final NetChannelOutput<Integer> ping;
@@ -37,10 +36,11 @@ public final class JcspNetPingPong implements AutoCloseable {
         ping = NetChannel.one2net(NetChannelLocation.parse(pingAt));
     }
 
-    private static synchronized void startNode() {
-        if (!started) {
-            Node.getInstance().init(new TCPIPNodeAddress("127.0.0.1", 0));
-            started = true;
+    private static void startNode() {
+        synchronized (Node.class) { // the distributed peers may have started this JVM's node
+            if (Node.getInstance().getNodeID() == null) {
+                Node.getInstance().init(new TCPIPNodeAddress("127.0.0.1", 0));
+            }
         }
     }
 

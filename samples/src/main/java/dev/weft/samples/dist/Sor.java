@@ -37,10 +37,7 @@ public final class Sor implements NetProgram<double[]> {
         int interior = side - 2;
         int lo = 1 + Blocks.start(interior, c.size(), c.index());
         int hi = 1 + Blocks.start(interior, c.size(), c.index() + 1);
-        double[] grid = new double[side * side];
-        for (int col = 0; col < side; col++) {
-            grid[col] = 1.0;
-        }
+        double[] grid = plate(side);
         Neighbours nb = new Neighbours(c);
         int sweeps = 0;
         boolean goOn = true;
@@ -51,16 +48,35 @@ public final class Sor implements NetProgram<double[]> {
                 change = Math.max(change, halfSweep(grid, side, lo, hi, colour));
             }
             sweeps++;
-            if (sweeps % CHECK_EVERY == 0 || sweeps == MAX_SWEEPS) {
-                goOn = nb.allAgreeToGoOn(change, sweeps < MAX_SWEEPS);
+            if (checksAfter(sweeps)) {
+                goOn = nb.allAgreeToGoOn(change, sweeps);
                 Fiber.yield(); // alone on one node nothing else pauses it: let the carrier breathe
             }
         }
         return nb.gather(grid, side, lo, hi, sweeps);
     }
 
-    /** Relaxes the points of {@code colour} in rows [lo, hi); the largest change. */
-    static double halfSweep(double[] g, int side, int lo, int hi, int colour) {
+    /** The plate before the first sweep: {@code side * side} points, row by row, the top row 1 and the rest 0. */
+    public static double[] plate(int side) {
+        double[] grid = new double[side * side];
+        for (int col = 0; col < side; col++) {
+            grid[col] = 1.0;
+        }
+        return grid;
+    }
+
+    /** Whether the nodes check for convergence after {@code sweeps} sweeps. */
+    public static boolean checksAfter(int sweeps) {
+        return sweeps % CHECK_EVERY == 0 || sweeps == MAX_SWEEPS;
+    }
+
+    /** Whether to sweep again after {@code sweeps} sweeps whose last changed no point by more than {@code largestChange}. */
+    public static boolean goesOn(double largestChange, int sweeps) {
+        return sweeps < MAX_SWEEPS && largestChange >= TOLERANCE;
+    }
+
+    /** Relaxes the points of {@code colour} in rows [lo, hi) of a {@code side}-wide plate; the largest change. */
+    public static double halfSweep(double[] g, int side, int lo, int hi, int colour) {
         double largest = 0;
         for (int r = lo; r < hi; r++) {
             for (int col = 1 + (r + colour + 1) % 2; col < side - 1; col += 2) {
@@ -124,9 +140,9 @@ public final class Sor implements NetProgram<double[]> {
 
         /** Node 0 takes the largest change of all nodes and tells each whether to go on. */
         @Pausable
-        boolean allAgreeToGoOn(double change, boolean sweepsLeft) {
+        boolean allAgreeToGoOn(double change, int sweeps) {
             if (c.size() == 1) {
-                return sweepsLeft && change >= TOLERANCE;
+                return goesOn(change, sweeps);
             }
             if (c.index() > 0) {
                 if (changeToZero == null) {
@@ -139,7 +155,7 @@ public final class Sor implements NetProgram<double[]> {
             for (int k = 1; k < c.size(); k++) {
                 largest = Math.max(largest, toZero.read()[0]);
             }
-            boolean goOn = sweepsLeft && largest >= TOLERANCE;
+            boolean goOn = goesOn(largest, sweeps);
             for (int k = 1; k < c.size(); k++) {
                 if (decisions.size() < k) {
                     decisions.add(c.node().one2net("sor.decision." + k));

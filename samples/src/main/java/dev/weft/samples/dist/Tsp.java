@@ -52,7 +52,7 @@ public final class Tsp implements NetProgram<Integer> {
     }
 
     /** Integer distances between n cities at fixed pseudo-random places on a 1000 x 1000 square. */
-    static int[][] distances(int n) {
+    public static int[][] distances(int n) {
         double[] x = new double[n];
         double[] y = new double[n];
         long seed = 7;
@@ -81,14 +81,7 @@ public final class Tsp implements NetProgram<Integer> {
         for (int k = 0; k < c.size(); k++) {
             boundOf.add(c.node().one2net("tsp.bound." + k));
         }
-        List<int[]> work = new ArrayList<>();
-        for (int a = 1; a < n; a++) {
-            for (int b = 1; b < n; b++) {
-                if (a != b) {
-                    work.add(new int[] {0, a, b});
-                }
-            }
-        }
+        List<int[]> work = jobs(n);
         int best = Integer.MAX_VALUE;
         int next = 0;
         int stopped = 0;
@@ -116,6 +109,19 @@ public final class Tsp implements NetProgram<Integer> {
         return best;
     }
 
+    /** The farm's work, in the order it is handed out: every tour of n cities begun 0, a, b. */
+    public static List<int[]> jobs(int n) {
+        List<int[]> work = new ArrayList<>();
+        for (int a = 1; a < n; a++) {
+            for (int b = 1; b < n; b++) {
+                if (a != b) {
+                    work.add(new int[] {0, a, b});
+                }
+            }
+        }
+        return work;
+    }
+
     /** This node's searcher: asks for tours to complete until there are none. */
     @Pausable
     private static void search(Node node, int[][] dist, AtomicInteger best) {
@@ -133,14 +139,15 @@ public final class Tsp implements NetProgram<Integer> {
     }
 
     /** Depth-first completion of a begun tour, pruned by a lower bound: length so far plus each open city's cheapest way out. */
-    static final class Search {
+    public static final class Search {
         private final int[][] dist;
         private final AtomicInteger best;
         private final int[] cheapestOut;
         /** Each city's others, nearest first: good tours first, so the bound tightens early. */
         private final int[][] nearest;
 
-        Search(int[][] dist, AtomicInteger best) {
+        /** A search of the cities at {@code dist}, pruning with and lowering {@code best}, shared with others. */
+        public Search(int[][] dist, AtomicInteger best) {
             this.dist = dist;
             this.best = best;
             int n = dist.length;
@@ -156,7 +163,7 @@ public final class Tsp implements NetProgram<Integer> {
         }
 
         /** Searches every completion of {@code begun}; returns the best length known after it. */
-        int complete(int[] begun) {
+        public int complete(int[] begun) {
             long visited = 0;
             int length = 0;
             int openOut = 0;
