@@ -1,5 +1,6 @@
 package dev.weft.csp;
 
+import dev.weft.csp.runtime.ParkingLot;
 import dev.weft.csp.runtime.Simulation;
 import dev.weft.csp.runtime.StackReserve;
 import dev.weft.csp.runtime.WorkerPool;
@@ -9,8 +10,9 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Every kind of channel: synchronous or buffered, single or shared ends. State changes under a small spin
- * lock (one compare-and-set to take it, a plain release store to leave it). Waiting readers and writers
+ * Every kind of channel: synchronous or buffered, single or shared ends. State changes under a small lock:
+ * one compare-and-set takes it, a release store leaves it; a thread that finds it held spins briefly, then
+ * parks in the {@link ParkingLot} until the holder leaves (see {@link #lock()}). Waiting readers and writers
  * queue in arrival order; a waiting writer's value rides in its fiber. The second party of an exchange
  * completes it and wakes the first.
  *
@@ -28,16 +30,18 @@ import java.util.concurrent.atomic.AtomicLong;
  * (the wait queues are linked through their waiters), so an {@link OutOfMemoryError} cannot strike there
  * either. As a last resort, anything thrown while the lock is held frees it in a handler of the operation's
  * own frame, with a plain write of {@link #state}: a handler needs no new frame and the write no call, so
- * the release itself cannot overflow the stack.
+ * the release itself cannot overflow the stack. Such a write wakes no parked waiter: the waiter's own checks
+ * of the word find the lock free (see {@link ParkingLot}).
  */
 final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2AnyChannel<T>,
-        Any2AnyChannel<T> {
+        Any2AnyChannel<T>, ParkingLot.LockWord {
     private static final Object POISON = new Object();
     /** The {@link Fiber#transfer} of a reader woken by a close: nothing is left to read. */
     private static final Object CLOSED_END = new Object();
     private static final AtomicLong IDS = new AtomicLong();
-    // The state word: the lock bit and the flags, in one int so that a channel stays small.
-    static final int LOCKED = 1;
+    // The state word: the lock bit, the lot's waiters bit and the flags, in one int so that a channel stays small.
+    static final int LOCKED = ParkingLot.LOCKED;
+    static final int WAITERS = ParkingLot.WAITERS;
     private static final int POISONED = 2, SHARED_READERS = 4, SHARED_WRITERS = 8, CLOSED = 16;
     /** Fixed at creation: a plain thread made the channel (see {@link Uses}); a bit, so the channel does not grow. */
     private static final int MADE_OUTSIDE = 32;
@@ -49,6 +53,7 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
+        ParkingLot.load();
     }
 
     private final long id = IDS.incrementAndGet();
@@ -56,9 +61,11 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
     private final In in = new In();
     private final Out out = new Out();
     /**
-     * {@link #LOCKED}, {@link #POISONED} and {@link #CLOSED} (changed under the lock), the fixed sharing flags
-     * and {@link #MADE_OUTSIDE}. Not private: a failure handler of {@link Alternative} frees the lock with a
-     * plain write of it (see Faults above).
+     * {@link #LOCKED}, {@link #POISONED} and {@link #CLOSED} (changed under the lock), {@link #WAITERS} (set by
+     * waiters while the lock is held), the fixed sharing flags and {@link #MADE_OUTSIDE}. Changes under the
+     * lock are atomic, as a waiter may set {@link #WAITERS} at any time; only the release itself (and a fault's
+     * last-resort one) is a plain store, which the lot's waiters allow for. Not private: a failure handler of
+     * {@link Alternative} frees the lock with a plain write of it (see Faults above).
      */
     volatile int state;
     /** Who has used the channel, under the lock; see {@link Uses}. */
@@ -96,32 +103,39 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
     // ------------------------------------------------------------------------------------ locking
 
     /**
-     * Takes the lock. Every operation that takes it has checked the stack first (see Faults above): not here,
-     * as a check deeper down than the operation's own could fail after the operation has changed something.
+     * Takes the lock: one compare-and-set, or if it is held, {@link ParkingLot#lock} (spin briefly, then park).
+     * Every operation that takes it has checked the stack first (see Faults above): not here, as a check
+     * deeper down than the operation's own could fail after the operation has changed something.
      */
     void lock() {
         int s = state;
         if ((s & LOCKED) != 0 || !STATE.compareAndSet(this, s, s | LOCKED)) {
-            lockSlowly();
+            ParkingLot.lock(this);
         }
     }
 
-    private void lockSlowly() {
-        for (int spins = 0; ; spins++) {
-            int s = state;
-            if ((s & LOCKED) == 0 && STATE.compareAndSet(this, s, s | LOCKED)) {
-                return;
-            }
-            if (spins < 100) {
-                Thread.onSpinWait();
-            } else {
-                Thread.yield(); // the holder was descheduled in its few instructions
-            }
-        }
-    }
-
+    /**
+     * Leaves the lock: one release store, or if a waiter is parked, {@link ParkingLot#unlock} wakes it. A waiter
+     * that sets {@link #WAITERS} between the read and the store loses the bit to the store; the lot's waiters
+     * check for that (see {@link ParkingLot}).
+     */
     void unlock() {
-        STATE.setRelease(this, state & ~LOCKED); // nobody else writes the word while it is locked
+        int s = state;
+        if ((s & WAITERS) != 0) {
+            ParkingLot.unlock(this);
+        } else {
+            STATE.setRelease(this, s & ~LOCKED);
+        }
+    }
+
+    @Override
+    public int lockWord() {
+        return state;
+    }
+
+    @Override
+    public boolean compareAndSetLockWord(int expected, int update) {
+        return STATE.compareAndSet(this, expected, update);
     }
 
     /** Whether the channel is poisoned; under the lock. */
@@ -243,7 +257,7 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
                 if (poison && buffer != null) {
                     buffer.clear();
                 }
-                state |= poison ? POISONED : CLOSED;
+                STATE.getAndBitwiseOr(this, poison ? POISONED : CLOSED); // atomic: a waiter may set WAITERS
                 r = in.drain();
                 w = poison ? out.drain() : out.drainSelections();
             }

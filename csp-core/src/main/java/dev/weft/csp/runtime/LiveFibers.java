@@ -1,28 +1,16 @@
 package dev.weft.csp.runtime;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.List;
 import java.util.function.Predicate;
 
 /**
  * The fibers started on one worker that have not ended yet, for fiber dumps and deadlock reports: a doubly
  * linked list through the fibers' own fields, so adding and removing allocate nothing. A fiber is removed
- * from the list it was added to (its home), wherever it ends; a tiny spin lock, almost always uncontended,
- * guards the links.
+ * from the list it was added to (its home), wherever it ends; a tiny lock ({@link RuntimeLock}), almost always
+ * uncontended, guards the links.
  */
 final class LiveFibers {
-    private static final VarHandle LOCK;
-
-    static {
-        try {
-            LOCK = MethodHandles.lookup().findVarHandle(LiveFibers.class, "lock", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
-    private volatile int lock;
+    private final RuntimeLock lock = new RuntimeLock();
     private volatile int count;
     private Continuation head;
 
@@ -31,10 +19,10 @@ final class LiveFibers {
     }
 
     void add(Continuation c) {
-        lock();
+        lock.lock();
         link(c);
         count = count + 1;
-        LOCK.setRelease(this, 0);
+        lock.unlock();
     }
 
     /**
@@ -43,7 +31,7 @@ final class LiveFibers {
      */
     Continuation detachIf(Predicate<Continuation> which) {
         Continuation taken = null;
-        lock();
+        lock.lock();
         try {
             for (Continuation c = head; c != null; ) {
                 Continuation next = c.liveNext;
@@ -55,16 +43,16 @@ final class LiveFibers {
                 c = next;
             }
         } finally {
-            LOCK.setRelease(this, 0);
+            lock.unlock();
         }
         return taken;
     }
 
     /** Puts back a fiber that {@link #detachIf} took out (it was counted all along). */
     void reattach(Continuation c) {
-        lock();
+        lock.lock();
         link(c);
-        LOCK.setRelease(this, 0);
+        lock.unlock();
     }
 
     private void unlink(Continuation c) {
@@ -94,28 +82,22 @@ final class LiveFibers {
     }
 
     void remove(Continuation c) {
-        lock();
+        lock.lock();
         unlink(c);
         count = count - 1;
-        LOCK.setRelease(this, 0);
+        lock.unlock();
     }
 
     /** Adds every live fiber to {@code out}. */
     void snapshot(List<Continuation> out) {
-        lock();
+        lock.lock();
         try {
             for (Continuation c = head; c != null; c = c.liveNext) {
                 out.add(c);
             }
         } finally {
-            LOCK.setRelease(this, 0);
+            lock.unlock();
         }
     }
 
-    private void lock() {
-        StackReserve.forLock(); // a StackOverflowError strikes here, not under the lock (see StackReserve)
-        while (!LOCK.compareAndSet(this, 0, 1)) {
-            Thread.onSpinWait();
-        }
-    }
 }

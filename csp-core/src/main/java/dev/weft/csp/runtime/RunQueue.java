@@ -1,49 +1,29 @@
 package dev.weft.csp.runtime;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-
 /**
  * A worker's active batch: the FIFO it dispatches from, where the fibers its running fiber wakes join it.
  * In a pool of several workers another worker may take fibers out of it (see {@link Worker}'s stuck-slice
- * stealing), so every change happens under a small spin lock (one compare-and-set to take, a release store
- * to leave); with one worker the lock is skipped and the queue costs plain field updates.
+ * stealing), so every change happens under a small lock ({@link RuntimeLock}); with one worker the lock is
+ * skipped and the queue costs plain field updates.
  */
 final class RunQueue {
-    private static final VarHandle LOCK;
-
-    static {
-        try {
-            LOCK = MethodHandles.lookup().findVarHandle(RunQueue.class, "locked", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
     private final FiberQueue queue = new FiberQueue();
-    private final boolean shared;
-    private volatile int locked;
+    /** Null with one worker. */
+    private final RuntimeLock lock;
 
     RunQueue(boolean shared) {
-        this.shared = shared;
+        this.lock = shared ? new RuntimeLock() : null;
     }
 
     private void lock() {
-        if (shared) {
-            StackReserve.forLock(); // a StackOverflowError strikes here, not under the lock (see StackReserve)
-            for (int spins = 0; !LOCK.compareAndSet(this, 0, 1); spins++) {
-                if (spins < 100) {
-                    Thread.onSpinWait(); // held for a few field updates at most...
-                } else {
-                    Thread.yield(); // ...unless its holder was descheduled
-                }
-            }
+        if (lock != null) {
+            lock.lock();
         }
     }
 
     private void unlock() {
-        if (shared) {
-            LOCK.setRelease(this, 0);
+        if (lock != null) {
+            lock.unlock();
         }
     }
 

@@ -1,29 +1,17 @@
 package dev.weft.csp.runtime;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 
 /**
- * A worker's timers: a binary heap ordered by deadline (then by arrival), under a tiny spin lock that is
- * held only for a heap operation. Its owner adds and fires; another thread may add (a wake-up scheduled
+ * A worker's timers: a binary heap ordered by deadline (then by arrival), under a tiny lock ({@link RuntimeLock})
+ * that is held only for a heap operation. Its owner adds and fires; another thread may add (a wake-up scheduled
  * from outside) or remove (a cancelled entry), and an idle worker may fire entries that are due while the
  * owner is busy. Each entry knows its place, so removing one costs O(log n).
  */
 final class TimerHeap {
-    private static final VarHandle LOCK;
-
-    static {
-        try {
-            LOCK = MethodHandles.lookup().findVarHandle(TimerHeap.class, "lock", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
     /** Whose clock the deadlines are on (for dumps: the carriers pass the time in). */
     private final WorkerPool pool;
-    private volatile int lock;
+    private final RuntimeLock lock = new RuntimeLock();
     private TimerEntry[] heap = new TimerEntry[8];
     private int size;
     private long seq;
@@ -55,16 +43,16 @@ final class TimerHeap {
 
     /** The number of entries (for tests and dumps). */
     int size() {
-        lock();
+        lock.lock();
         try {
             return size;
         } finally {
-            LOCK.setRelease(this, 0);
+            lock.unlock();
         }
     }
 
     TimerEntry add(long deadline, Runnable action) {
-        lock();
+        lock.lock();
         try {
             TimerEntry e = new TimerEntry(deadline, seq++, action, this);
             if (size == heap.length) {
@@ -74,13 +62,13 @@ final class TimerHeap {
             first = heap[0];
             return e;
         } finally {
-            LOCK.setRelease(this, 0);
+            lock.unlock();
         }
     }
 
     /** Removes {@code e} if it is still in the heap. */
     void remove(TimerEntry e) {
-        lock();
+        lock.lock();
         try {
             int i = e.index;
             if (i < 0) {
@@ -97,7 +85,7 @@ final class TimerHeap {
             }
             first = size == 0 ? null : heap[0];
         } finally {
-            LOCK.setRelease(this, 0);
+            lock.unlock();
         }
     }
 
@@ -110,12 +98,11 @@ final class TimerHeap {
             return null;
         }
         if (tryOnly) {
-            StackReserve.forLock();
-            if (!LOCK.compareAndSet(this, 0, 1)) {
+            if (!lock.tryLock()) {
                 return null;
             }
         } else {
-            lock();
+            lock.lock();
         }
         TimerEntry chain = null;
         TimerEntry last = null;
@@ -132,7 +119,7 @@ final class TimerHeap {
             }
             first = size == 0 ? null : heap[0];
         } finally {
-            LOCK.setRelease(this, 0);
+            lock.unlock();
         }
         return chain;
     }
@@ -185,12 +172,6 @@ final class TimerHeap {
         e.index = i;
     }
 
-    private void lock() {
-        StackReserve.forLock(); // a StackOverflowError strikes here, not under the lock (see StackReserve)
-        while (!LOCK.compareAndSet(this, 0, 1)) {
-            Thread.onSpinWait();
-        }
-    }
 
     /** Fires a chain returned by {@link #takeDue}. */
     static void fire(TimerEntry chain) {
