@@ -42,7 +42,8 @@ public abstract class Continuation {
     private int primTop;
     /**
      * Saved references in {@code [0, refTop)}, and from the end down, one {@link PauseSite} per saved frame,
-     * innermost frame last, in the last {@code siteTop} entries.
+     * innermost frame last, in the last {@code siteTop} entries. A popped site stays in place (a constant: it
+     * holds nothing of the fiber's), so that pausing there again need not store it.
      */
     private Object[] refs = NO_REFS;
     private int refTop;
@@ -94,7 +95,9 @@ public abstract class Continuation {
 
     /**
      * Records where the frame being saved paused: woven code calls it with the call's constant site as each
-     * frame saves itself, innermost first. One store per frame: the site holds both its text and resume point.
+     * frame saves itself, innermost first. At most one store per frame: the site holds both its text and resume
+     * point, and a frame that pauses where the frame at its depth paused last time finds the site in place (a
+     * loop pausing at the same calls, the common case, then pays no store and no GC write barrier).
      */
     public static void pushResume(PauseSite site, Continuation c) {
         Object[] a = c.refs;
@@ -102,7 +105,10 @@ public abstract class Continuation {
         if (c.refTop + top == a.length) {
             a = c.grow();
         }
-        a[a.length - 1 - top] = site;
+        int at = a.length - 1 - top;
+        if (a[at] != site) {
+            a[at] = site;
+        }
         c.siteTop = top + 1;
     }
 

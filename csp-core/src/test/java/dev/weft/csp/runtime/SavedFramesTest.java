@@ -81,6 +81,34 @@ class SavedFramesTest {
         assertEquals(0, SavedRefs.of(c).length);
     }
 
+    /**
+     * A popped site stays in its slot, so that pausing there again stores nothing: a frame pausing elsewhere, or
+     * after references took the slot, must still find its own site there.
+     */
+    @Test
+    void aSiteLeftInPlaceIsReplacedWhenTheFramePausesElsewhere() {
+        Frames c = new Frames();
+        PauseSite a = PauseSite.of("test.Loop.run(Loop.java:10)", 0);
+        PauseSite b = PauseSite.of("test.Loop.run(Loop.java:11)", 1);
+        Continuation.pushResume(a, c);
+        assertEquals(0, c.popResume());
+        Continuation.pushResume(a, c);
+        assertArrayEquals(new String[] {a.text()}, c.pauseSites());
+        assertEquals(0, c.popResume());
+        Continuation.pushResume(b, c);
+        assertArrayEquals(new String[] {b.text()}, c.pauseSites());
+        assertEquals(1, c.popResume());
+        for (int i = 0; i < 4; i++) {
+            Continuation.pushRef("r" + i, c); // over the slot where b was left
+        }
+        for (int i = 3; i >= 0; i--) {
+            assertEquals("r" + i, c.popRef());
+        }
+        Continuation.pushResume(b, c);
+        assertSame(b, SavedRefs.of(c)[SavedRefs.of(c).length - 1]);
+        assertEquals(1, c.popResume());
+    }
+
     /** A corrupt state, where a site should be, fails with a clear message rather than a ClassCastException. */
     @Test
     void resumingWithoutASiteThrowsIllegalState() {
