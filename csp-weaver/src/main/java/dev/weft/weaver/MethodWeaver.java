@@ -8,6 +8,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.objectweb.asm.Handle;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
 import org.objectweb.asm.tree.AbstractInsnNode;
@@ -16,6 +17,7 @@ import org.objectweb.asm.tree.FieldInsnNode;
 import org.objectweb.asm.tree.IincInsnNode;
 import org.objectweb.asm.tree.InsnList;
 import org.objectweb.asm.tree.InsnNode;
+import org.objectweb.asm.tree.InvokeDynamicInsnNode;
 import org.objectweb.asm.tree.JumpInsnNode;
 import org.objectweb.asm.tree.LabelNode;
 import org.objectweb.asm.tree.LdcInsnNode;
@@ -44,6 +46,12 @@ final class MethodWeaver implements Opcodes {
     static final String FIBER_DESC = "L" + FIBER + ";";
     private static final String CONT = "dev/weft/csp/runtime/Continuation";
     private static final String CONT_DESC = "L" + CONT + ";";
+    private static final String SITE = "dev/weft/csp/runtime/PauseSite";
+    private static final String SITE_DESC = "L" + SITE + ";";
+    /** Binds the {@code invokedynamic} that gives a pause block its call's constant site. */
+    private static final Handle SITE_BOOTSTRAP = new Handle(H_INVOKESTATIC, SITE, "bootstrap",
+            "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/invoke/MethodType;Ljava/lang/String;I)"
+                    + "Ljava/lang/invoke/CallSite;", false);
 
     private final ClassWeaver owner;
     private final ClassNode cls;
@@ -497,7 +505,7 @@ final class MethodWeaver implements Opcodes {
     }
 
     /**
-     * Saves this frame after the callee paused: where (site and resume point), receiver, stack (top first);
+     * Saves this frame after the callee paused: where (its {@code PauseSite}), receiver, stack (top first);
      * the locals follow ({@link #saveLocals}). It is on the call's line, so that a debugger stepping over a call
      * that pauses stays there.
      */
@@ -509,10 +517,9 @@ final class MethodWeaver implements Opcodes {
         if (ret.getSize() > 0) {
             b.add(new InsnNode(ret.getSize() == 2 ? POP2 : POP));
         }
-        b.add(new LdcInsnNode(site(s.call)));
-        b.add(new LdcInsnNode(k));
+        b.add(pauseSite(site(s.call), k));
         b.add(new VarInsnNode(ALOAD, fiberSlot));
-        b.add(new MethodInsnNode(INVOKESTATIC, CONT, "pushResume", "(Ljava/lang/String;I" + CONT_DESC + ")V", false));
+        b.add(new MethodInsnNode(INVOKESTATIC, CONT, "pushResume", "(" + SITE_DESC + CONT_DESC + ")V", false));
         if (s.receiverTemp >= 0) {
             b.add(new VarInsnNode(ALOAD, s.receiverTemp));
             b.add(push(Type.getObjectType("java/lang/Object")));
@@ -524,6 +531,22 @@ final class MethodWeaver implements Opcodes {
             } else {
                 b.add(push(v.getType()));
             }
+        }
+        return b;
+    }
+
+    /**
+     * Pushes the constant {@code PauseSite} of a call: an {@code invokedynamic} bound once to it, or in a class
+     * file older than Java 7, which has no {@code invokedynamic}, a lookup at each pause.
+     */
+    private InsnList pauseSite(String text, int point) {
+        InsnList b = new InsnList();
+        if ((cls.version & 0xFFFF) >= V1_7) {
+            b.add(new InvokeDynamicInsnNode("pauseSite", "()" + SITE_DESC, SITE_BOOTSTRAP, text, point));
+        } else {
+            b.add(new LdcInsnNode(text));
+            b.add(new LdcInsnNode(point));
+            b.add(new MethodInsnNode(INVOKESTATIC, SITE, "of", "(Ljava/lang/String;I)" + SITE_DESC, false));
         }
         return b;
     }

@@ -8,7 +8,7 @@ package dev.weft.weaver;
  */
 public final class Weaver {
     /** Version of the contract between woven code and the runtime; recorded in every woven class. */
-    public static final int ABI_VERSION = 3;
+    public static final int ABI_VERSION = 4; // 4: a saved frame records one PauseSite
 
     private final ClassHierarchy hierarchy;
     private final boolean preemptive;
@@ -52,18 +52,29 @@ public final class Weaver {
     /**
      * Whether {@code classFile} is woven already, as this engine would weave it: a tool then skips it.
      *
-     * @throws WeaveException if it was woven with the other {@code preemptive} setting: woven code cannot
-     *         be woven again, so keeping it would silently keep the old weaving
+     * @throws WeaveException if it was woven with the other {@code preemptive} setting, or for another ABI
+     *         version (by an older or newer csp-weaver, its code calls a runtime this one's does not match):
+     *         woven code cannot be woven again, so keeping it would silently keep the old weaving
      */
     public boolean isWovenAlready(byte[] classFile) {
         WovenMarker marker = WovenMarker.read(classFile);
-        if (marker.woven && marker.preemptive != preemptive) {
-            String cls = Names.simpleClass(marker.className);
-            throw new WeaveException(new WeaveError(marker.sourceFile, 0, cls, cls + " was woven with preemptive="
-                    + marker.preemptive + " but this weave asks preemptive=" + preemptive + "; woven code cannot be"
+        if (!marker.woven) {
+            return false;
+        }
+        String cls = Names.simpleClass(marker.className);
+        String why = null;
+        if (marker.abi != ABI_VERSION) {
+            why = cls + " was woven for ABI version " + marker.abi + " of the runtime (another csp-weaver) but this"
+                    + " weave writes version " + ABI_VERSION;
+        } else if (marker.preemptive != preemptive) {
+            why = cls + " was woven with preemptive=" + marker.preemptive + " but this weave asks preemptive="
+                    + preemptive;
+        }
+        if (why != null) {
+            throw new WeaveException(new WeaveError(marker.sourceFile, 0, cls, why + "; woven code cannot be"
                     + " woven again: recompile it (mvn clean, or delete the class files) and weave javac's output"));
         }
-        return marker.woven;
+        return true;
     }
 
     /** Whether {@code classFile} carries the woven marker. */

@@ -12,6 +12,8 @@ import org.objectweb.asm.ClassVisitor;
  */
 final class WovenMarker {
     boolean woven;
+    /** The ABI version it was woven for; 0 if not woven. */
+    int abi;
     boolean preemptive;
     String className;
     String sourceFile;
@@ -47,6 +49,8 @@ final class WovenMarker {
                     public void visit(String name, Object value) {
                         if (name.equals("preemptive")) {
                             m.preemptive = (Boolean) value;
+                        } else if (name.equals("abi")) {
+                            m.abi = (Integer) value;
                         }
                     }
                 };

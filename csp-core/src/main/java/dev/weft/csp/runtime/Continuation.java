@@ -9,17 +9,18 @@ import java.util.Arrays;
  * <ul>
  *   <li>Every woven method takes the running fiber as its last parameter.</li>
  *   <li>After each pausable call the caller reads {@link #mode}. {@link #PAUSING} means the callee has
- *       saved its frame: the caller records where it paused ({@link #pushResume}: the call site, for dumps,
- *       and the resume point, an index), saves the values it needs after the call (live locals and
- *       operand stack values that cannot be rebuilt) and returns.</li>
+ *       saved its frame: the caller records where it paused ({@link #pushResume}: the call's constant
+ *       {@link PauseSite}, which holds the call site, for dumps, and the resume point, an index), saves the
+ *       values it needs after the call (live locals and operand stack values that cannot be rebuilt) and
+ *       returns.</li>
  *   <li>On entry a woven method reads {@link #mode}. {@link #RESUMING} means it is being re-entered:
  *       it pops its resume point ({@link #popResume()}) and values, rebuilds its operand stack, and calls
  *       the callee again, which does the same, down to the primitive that paused; that primitive sets the
  *       mode back to {@link #RUNNING}.</li>
  * </ul>
  * Frames are saved innermost first and restored outermost first, so the saved values form three stacks:
- * primitives in a {@code long[]}; references, and the (site, resume point) pair of each frame, in one
- * {@code Object[]}, the references from its start and the pairs from its end (one array header less per
+ * primitives in a {@code long[]}; references, and the {@link PauseSite} of each frame, in one
+ * {@code Object[]}, the references from its start and the sites from its end (one array header less per
  * fiber). They are reused from pause to pause: pausing allocates nothing once they have grown to the fiber's
  * depth. A frame that saves no primitive costs no {@code long[]} at all.
  */
@@ -40,10 +41,9 @@ public abstract class Continuation {
     private long[] prims = NO_PRIMS;
     private int primTop;
     /**
-     * Saved references in {@code [0, refTop)}, and from the end down, two entries per saved frame, innermost
-     * frame last: where it paused ({@code Class.method(File.java:line)}, for dumps, at the higher index) and
-     * its resume point (a boxed index: small ones come from the {@link Integer} cache), in the last
-     * {@code siteTop} entries.
+     * Saved references in {@code [0, refTop)}, and from the end down, one {@link PauseSite} per saved frame,
+     * innermost frame last, in the last {@code siteTop} entries. A popped site stays in place (a constant: it
+     * holds nothing of the fiber's), so that pausing there again need not store it.
      */
     private Object[] refs = NO_REFS;
     private int refTop;
@@ -115,34 +115,43 @@ public abstract class Continuation {
     }
 
     /**
-     * Records where the frame being saved paused: woven code calls it with a constant
-     * {@code "pkg.Class.method(File.java:line)"} and the index of the call among the method's pausable calls,
-     * as each frame saves itself, innermost first.
+     * Records where the frame being saved paused: woven code calls it with the call's constant site as each
+     * frame saves itself, innermost first. At most one store per frame: the site holds both its text and resume
+     * point, and a frame that pauses where the frame at its depth paused last time finds the site in place (a
+     * loop pausing at the same calls, the common case, then pays no store and no GC write barrier).
      */
-    public static void pushResume(String site, int point, Continuation c) {
+    public static void pushResume(PauseSite site, Continuation c) {
         Object[] a = c.refs;
         int top = c.siteTop;
-        if (c.refTop + top + 2 > a.length) {
+        if (c.refTop + top == a.length) {
             a = c.grow();
         }
-        int at = a.length - top - 2;
-        a[at + 1] = site;
-        a[at] = Integer.valueOf(point); // cached below 128: a method with more pausable calls is rare
-        c.siteTop = top + 2;
+        int at = a.length - 1 - top;
+        if (a[at] != site) {
+            a[at] = site;
+        }
+        c.siteTop = top + 1;
     }
 
-    /** Restores the resume point of the outermost saved frame (its site goes with it). */
+    /**
+     * Restores the resume point of the outermost saved frame. The woven dispatcher checks that the point is one
+     * of its method's; anything but a site where a site should be is as corrupt, and throws too.
+     */
     public final int popResume() {
         Object[] a = refs;
         int top = siteTop;
-        siteTop = top - 2;
-        return (Integer) a[a.length - top];
+        Object site = top > 0 ? a[a.length - top] : null;
+        if (!(site instanceof PauseSite)) {
+            throw new IllegalStateException("corrupt fiber state: no pause site to resume from (" + site + ")");
+        }
+        siteTop = top - 1;
+        return ((PauseSite) site).point;
     }
 
     /** Doubles {@link #refs}: the references stay at its start, the sites move to its end. */
     private Object[] grow() {
         Object[] a = refs;
-        Object[] b = new Object[Math.max(6, a.length * 2)];
+        Object[] b = new Object[Math.max(4, a.length * 2)];
         System.arraycopy(a, 0, b, 0, refTop);
         System.arraycopy(a, a.length - siteTop, b, b.length - siteTop, siteTop);
         refs = b;
@@ -150,15 +159,15 @@ public abstract class Continuation {
     }
 
     /**
-     * The pause sites of the saved frames, innermost first; empty while the fiber runs or if its code was
-     * woven without site records. Another thread may call it: the answer is then a best-effort snapshot.
+     * The pause sites of the saved frames, innermost first; empty while the fiber runs. Another thread may
+     * call it: the answer is then a best-effort snapshot.
      */
     public final String[] pauseSites() {
         Object[] a = refs;
-        int n = Math.min(siteTop, a.length) / 2;
+        int n = Math.min(siteTop, a.length);
         String[] out = new String[n];
         for (int i = 0; i < n; i++) {
-            out[i] = String.valueOf(a[a.length - 1 - 2 * i]);
+            out[i] = String.valueOf(a[a.length - 1 - i]);
         }
         return out;
     }

@@ -24,6 +24,10 @@ import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.tree.AnnotationNode;
+import org.objectweb.asm.tree.ClassNode;
 
 /** The command line and the agent with the real engine, on classes javac wrote. */
 class RealEngineTest {
@@ -75,6 +79,30 @@ class RealEngineTest {
         String errors = err.toString(StandardCharsets.UTF_8);
         assertTrue(errors.startsWith("app/Worker.java:0: Worker was woven with preemptive=false but this weave"
                 + " asks preemptive=true"), errors);
+    }
+
+    /** A class woven by another csp-weaver calls a runtime ABI this one does not write: refused, not kept. */
+    @Test
+    void classesWovenForAnotherAbiAreRefusedNotKept() throws Exception {
+        Path classes = SmallProgram.compile(dir, Map.of());
+        Path once = dir.resolve("once");
+        assertEquals(0, cli(classes.toString(), "-d", once.toString()));
+        Path worker = once.resolve("app/Worker.class");
+        ClassNode cn = new ClassNode();
+        new ClassReader(Files.readAllBytes(worker)).accept(cn, 0);
+        AnnotationNode marker = cn.invisibleAnnotations.stream()
+                .filter(a -> a.desc.equals("Ldev/weft/csp/runtime/Woven;")).findFirst().orElseThrow();
+        marker.values.set(marker.values.indexOf("abi") + 1, Weaver.ABI_VERSION - 1);
+        ClassWriter cw = new ClassWriter(0);
+        cn.accept(cw);
+        Files.write(worker, cw.toByteArray());
+
+        assertEquals(1, cli(once.toString(), "-d", dir.resolve("twice").toString()));
+
+        String errors = err.toString(StandardCharsets.UTF_8);
+        assertTrue(errors.startsWith("app/Worker.java:0: Worker was woven for ABI version " + (Weaver.ABI_VERSION - 1)
+                + " of the runtime (another csp-weaver) but this weave writes version " + Weaver.ABI_VERSION
+                + "; woven code cannot be woven again"), errors);
     }
 
     @Test

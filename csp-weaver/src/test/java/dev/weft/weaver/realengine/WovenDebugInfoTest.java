@@ -23,7 +23,7 @@ import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.ClassNode;
 import org.objectweb.asm.tree.JumpInsnNode;
 import org.objectweb.asm.tree.LabelNode;
-import org.objectweb.asm.tree.LdcInsnNode;
+import org.objectweb.asm.tree.InvokeDynamicInsnNode;
 import org.objectweb.asm.tree.LineNumberNode;
 import org.objectweb.asm.tree.LocalVariableNode;
 import org.objectweb.asm.tree.MethodInsnNode;
@@ -108,8 +108,8 @@ class WovenDebugInfoTest {
         for (AbstractInsnNode i : sum.instructions) {
             if (i instanceof MethodInsnNode && ((MethodInsnNode) i).owner.equals(CONTINUATION)
                     && ((MethodInsnNode) i).name.equals("pushResume")) {
-                // pushResume is handed the site "app.Steps.sum(Steps.java:LINE)" two instructions before.
-                String site = (String) ((LdcInsnNode) i.getPrevious().getPrevious().getPrevious()).cst;
+                // pushResume is handed the PauseSite of "app.Steps.sum(Steps.java:LINE)" two instructions before.
+                String site = (String) ((InvokeDynamicInsnNode) i.getPrevious().getPrevious()).bsmArgs[0];
                 int line = Integer.parseInt(site.substring(site.lastIndexOf(':') + 1, site.length() - 1));
                 assertTrue(CALL_LINES.contains(line), site);
                 assertEquals(line, lines.get(i), "the pause block of the call at line " + line);

@@ -1,0 +1,142 @@
+package dev.weft.csp.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.weft.csp.Channel;
+import dev.weft.csp.Fiber;
+import dev.weft.csp.One2OneChannel;
+import dev.weft.csp.Scheduler;
+import dev.weft.csp.Weft;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The saved-frame stacks as woven code drives them: one {@link PauseSite} per frame from the end of the
+ * reference array, the references from its start, both surviving the array's growth.
+ */
+@Timeout(30)
+class SavedFramesTest {
+    /** A continuation that is never scheduled: the test plays the woven code. */
+    private static final class Frames extends Continuation {
+        @Override
+        protected void runSlice() {
+            throw new AssertionError("not scheduled");
+        }
+    }
+
+    private static PauseSite site(int frame) {
+        return PauseSite.of("test.Deep.frame" + frame + "(Deep.java:" + (100 + frame) + ")", frame % 3);
+    }
+
+    /** Frames saved innermost first, each with a reference and a long, are restored outermost first. */
+    @Test
+    void framesAndReferencesComeBackInOrderThroughGrowth() {
+        Frames c = new Frames();
+        int depth = 40;
+        for (int f = 0; f < depth; f++) {
+            Continuation.pushResume(site(f), c);
+            Continuation.pushRef("ref" + f, c);
+            Continuation.pushLong(f * 1_000_000_007L, c);
+        }
+        assertTrue(c.hasSavedFrames());
+        String[] sites = c.pauseSites();
+        assertEquals(depth, sites.length);
+        for (int f = 0; f < depth; f++) {
+            assertEquals(site(f).text(), sites[f], "innermost first");
+        }
+        for (int f = depth - 1; f >= 0; f--) {
+            assertEquals(f * 1_000_000_007L, c.popLong());
+            assertEquals("ref" + f, c.popRef());
+            assertEquals(f % 3, c.popResume());
+        }
+        assertFalse(c.hasSavedFrames());
+        assertArrayEquals(new String[0], c.pauseSites());
+    }
+
+    @Test
+    void theFirstArrayHoldsFourEntriesAndASiteTakesOne() {
+        Frames c = new Frames();
+        Continuation.pushResume(site(0), c);
+        Object[] refs = SavedRefs.of(c);
+        assertEquals(4, refs.length);
+        Continuation.pushResume(site(1), c);
+        Continuation.pushRef("a", c);
+        Continuation.pushRef("b", c);
+        assertSame(refs, SavedRefs.of(c), "two sites and two references fit");
+        assertSame(site(0), refs[3]);
+        assertSame(site(1), refs[2]);
+        Continuation.pushRef("c", c);
+        assertEquals(8, SavedRefs.of(c).length);
+        assertEquals("c", c.popRef());
+        assertEquals("b", c.popRef());
+        assertEquals("a", c.popRef());
+        assertEquals(1, c.popResume());
+        assertEquals(0, c.popResume());
+        c.clearSavedFrames();
+        assertEquals(0, SavedRefs.of(c).length);
+    }
+
+    /**
+     * A popped site stays in its slot, so that pausing there again stores nothing: a frame pausing elsewhere, or
+     * after references took the slot, must still find its own site there.
+     */
+    @Test
+    void aSiteLeftInPlaceIsReplacedWhenTheFramePausesElsewhere() {
+        Frames c = new Frames();
+        PauseSite a = PauseSite.of("test.Loop.run(Loop.java:10)", 0);
+        PauseSite b = PauseSite.of("test.Loop.run(Loop.java:11)", 1);
+        Continuation.pushResume(a, c);
+        assertEquals(0, c.popResume());
+        Continuation.pushResume(a, c);
+        assertArrayEquals(new String[] {a.text()}, c.pauseSites());
+        assertEquals(0, c.popResume());
+        Continuation.pushResume(b, c);
+        assertArrayEquals(new String[] {b.text()}, c.pauseSites());
+        assertEquals(1, c.popResume());
+        for (int i = 0; i < 4; i++) {
+            Continuation.pushRef("r" + i, c); // over the slot where b was left
+        }
+        for (int i = 3; i >= 0; i--) {
+            assertEquals("r" + i, c.popRef());
+        }
+        Continuation.pushResume(b, c);
+        assertSame(b, SavedRefs.of(c)[SavedRefs.of(c).length - 1]);
+        assertEquals(1, c.popResume());
+    }
+
+    /** A corrupt state, where a site should be, fails with a clear message rather than a ClassCastException. */
+    @Test
+    void resumingWithoutASiteThrowsIllegalState() {
+        Frames empty = new Frames();
+        IllegalStateException e = assertThrows(IllegalStateException.class, empty::popResume);
+        assertTrue(e.getMessage().startsWith("corrupt fiber state: no pause site"), e.getMessage());
+
+        Frames c = new Frames();
+        Continuation.pushResume(site(0), c);
+        SavedRefs.of(c)[3] = "garbage";
+        e = assertThrows(IllegalStateException.class, c::popResume);
+        assertTrue(e.getMessage().contains("garbage"), e.getMessage());
+    }
+
+    /** A fiber blocked in a read keeps its sites and references in the smallest array. */
+    @Test
+    void aFiberBlockedInAReadFitsTheSmallestArray() {
+        try (Scheduler s = Scheduler.singleThreaded()) {
+            Weft.run(s, () -> {
+                One2OneChannel<Integer> ch = Channel.one2one();
+                Fiber reader = Weft.spawn(() -> ch.in().read());
+                while (reader.pauseSites().length == 0) {
+                    Fiber.yield();
+                }
+                assertEquals(4, SavedRefs.of(reader).length, String.join(", ", reader.pauseSites()));
+                ch.out().write(1);
+                reader.join();
+            });
+        }
+    }
+}
