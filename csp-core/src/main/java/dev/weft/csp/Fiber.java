@@ -30,7 +30,9 @@ public final class Fiber extends Continuation {
     // Scheduling states. A wake-up that arrives while the fiber is still running (it registered with a
     // channel and is unwinding) is remembered by RUNNING_WOKEN, so it is never lost.
     // QUEUED: parked in a channel's wait queue; only the channel wakes it, so that wake-up needs no CAS.
-    private static final int RUNNABLE = 0, RUNNING_STATE = 1, RUNNING_WOKEN = 2, PARKED = 3, DONE = 4, QUEUED = 5;
+    // THREAD_BOUND: a plain thread's own fiber, for ever (its pauses block the thread: see permit).
+    private static final int RUNNABLE = 0, RUNNING_STATE = 1, RUNNING_WOKEN = 2, PARKED = 3, DONE = 4, QUEUED = 5,
+            THREAD_BOUND = 6;
     // How the running slice ends (pauseKind). YIELDING: set by yield() as the fiber unwinds; once re-queued
     // (YIELDED), its state word is left as it was, so a wake-up that arrived meanwhile (RUNNING_WOKEN) is still
     // there for its next park(). INTO_CHANNEL: unwinding into the wait queue of the channel end it waits on
@@ -45,19 +47,29 @@ public final class Fiber extends Continuation {
     private static final ThreadLocal<Fiber> THREAD_FIBER = new ThreadLocal<>();
     private static final MethodHandle RUN_WOVEN = wovenRun();
 
-    private final CSProcess process;
-    private final WorkerPool pool;
-    private final RunGroup group;
-    private final Thread thread;
+    // Each field below carries what no other field can (a fiber blocked on a channel is most of what a program
+    // with millions of processes holds): the pool is its home worker's (homePool()), a thread's own
+    // fiber keeps its thread where a fiber keeps its process, the failure takes the joiners' place once they
+    // are woken, and the rare FiberLocal values share a side object with the run.
+
+    /** What the fiber runs: its {@link CSProcess}, or, for a plain thread's own fiber, that {@link Thread}. */
+    private final Object process;
+    /**
+     * The run this fiber belongs to (a {@link RunGroup}, or null outside every run), or, once the fiber has
+     * {@link FiberLocal} values, a {@link Locals} holding that run and the values.
+     */
+    private Object runAndLocals;
     private volatile int state;
+    /** A plain thread's own fiber: a wake-up not yet taken (see {@link #blockThread}). */
     private volatile boolean permit;
     /** Set by {@link #cancel()}: every pause from then on throws {@link CancelledException}. */
     private volatile boolean cancelled;
-    private Throwable failure;
     /**
      * Who waits in {@link #join()}: null (never joined), {@link #JOINED} (nobody now), the one fiber (the usual
      * case: no list), or a list of them. A branch of {@link Parallel} also has its par here, as an
-     * {@link EndWatcher}: from its start, so that the par hears of its end, and of its failure, first.
+     * {@link EndWatcher}: from its start, so that the par hears of its end, and of its failure, first. Once the
+     * fiber has ended (written before {@link #DONE}, so that whoever sees it done sees this): what it threw, or
+     * null.
      */
     private Object joiners;
     private byte pauseKind;
@@ -74,27 +86,36 @@ public final class Fiber extends Continuation {
      * throws instead). Written before the operation takes the channel's lock, read under that lock.
      */
     boolean committed;
-    /** This fiber's {@link FiberLocal} values, or null while it has none. Used by this fiber only. */
-    Map<FiberLocal<?>, Object> locals;
     /** A value handed over by the party that woke this fiber (a channel's writer, for one). */
     Object transfer;
-    /** The next waiter in the channel queue this fiber waits in ({@link WaitQueue}); under that channel's lock. */
-    Object nextWaiter;
     /** The {@link #transfer} of a fiber whose wait {@link #cancel()} withdrew: the operation throws. */
     static final Object WITHDRAWN = new Object();
 
-    Fiber(CSProcess process, WorkerPool pool, RunGroup group) {
+    /**
+     * A run's {@link RunGroup} with this fiber's {@link FiberLocal} values: made when the fiber first has some,
+     * so that a fiber without any pays no field for them. The run is final: other threads read it through
+     * {@link #group()} while the fiber changes its values.
+     */
+    private static final class Locals {
+        final RunGroup group;
+        /** Used by the fiber only. */
+        final Map<FiberLocal<?>, Object> values;
+
+        Locals(RunGroup group, Map<FiberLocal<?>, Object> values) {
+            this.group = group;
+            this.values = values;
+        }
+    }
+
+    /** A fiber for {@code process} in run {@code group} (or none): {@link #launch} queues it. */
+    Fiber(CSProcess process, RunGroup group) {
         this.process = process;
-        this.pool = pool;
-        this.group = group;
-        this.thread = null;
+        this.runAndLocals = group;
     }
 
     private Fiber(Thread thread) {
-        this.process = null;
-        this.pool = null;
-        this.group = null;
-        this.thread = thread;
+        this.process = thread;
+        this.state = THREAD_BOUND;
     }
 
     private static MethodHandle wovenRun() {
@@ -120,11 +141,11 @@ public final class Fiber extends Continuation {
      */
     @Pausable
     public void join() {
-        if (thread != null) {
+        if (isThreadBound()) {
             throw new IllegalStateException("a thread's own fiber never ends: join a fiber from Weft.spawn");
         }
         awaitEnd(true);
-        Throwable t = failure;
+        Throwable t = failure();
         if (t != null) {
             throw Rethrow.unchecked(t);
         }
@@ -142,13 +163,13 @@ public final class Fiber extends Continuation {
         if (timeout == null) {
             throw new NullPointerException("timeout is null");
         }
-        if (thread != null) {
+        if (isThreadBound()) {
             throw new IllegalStateException("a thread's own fiber never ends: join a fiber from Weft.spawn");
         }
         if (!awaitEndUntil(Deadlines.after(current().nanoTime(), timeout))) {
             return false;
         }
-        Throwable t = failure;
+        Throwable t = failure();
         if (t != null) {
             throw Rethrow.unchecked(t);
         }
@@ -207,7 +228,7 @@ public final class Fiber extends Continuation {
                 }
                 continue; // a stray unpark()
             }
-            boolean interrupted = thread.isInterrupted();
+            boolean interrupted = thread().isInterrupted();
             if (target.removeJoiner(this)) {
                 if (interrupted) {
                     throw cancelledError();
@@ -249,7 +270,7 @@ public final class Fiber extends Continuation {
 
     /** Whether {@link #cancel()} was called on this fiber. */
     public boolean isCancelled() {
-        return thread != null ? thread.isInterrupted() : cancelled;
+        return isThreadBound() ? thread().isInterrupted() : cancelled;
     }
 
     /**
@@ -261,8 +282,8 @@ public final class Fiber extends Continuation {
      * thread, which has the same effect on its pausable operations.
      */
     public void cancel() {
-        if (thread != null) {
-            thread.interrupt();
+        if (isThreadBound()) {
+            thread().interrupt();
             return;
         }
         if (cancelled) {
@@ -287,12 +308,12 @@ public final class Fiber extends Continuation {
 
     /** Whether the running operation must stop: this fiber was cancelled, or this thread was interrupted. */
     boolean cancelPending() {
-        return thread == null ? cancelled : thread.isInterrupted();
+        return cancelled || (state == THREAD_BOUND && thread().isInterrupted()); // a thread's fiber is never cancelled
     }
 
     /** The exception a cancelled fiber's (or interrupted thread's) pause throws. */
     CancelledException cancelledError() {
-        return new CancelledException(thread != null ? "the thread " + thread.getName() + " was interrupted"
+        return new CancelledException(isThreadBound() ? "the thread " + thread().getName() + " was interrupted"
                 : this + " was cancelled");
     }
 
@@ -367,7 +388,7 @@ public final class Fiber extends Continuation {
             joiners = JOINED;
             return true;
         }
-        return j instanceof List && ((List<?>) j).remove(waiter);
+        return state != DONE && j instanceof List && ((List<?>) j).remove(waiter); // once done: what it threw
     }
 
     // ---------------------------------------------------------------- primitives (hand-woven)
@@ -435,13 +456,16 @@ public final class Fiber extends Continuation {
         if (f.mode == RESUMING) {
             f.mode = RUNNING;
             f.blocker = null;
-        } else if (f.thread != null) {
-            f.blockThread(blocker);
-        } else if (f.state == RUNNING_WOKEN) {
-            f.state = RUNNING_STATE; // woken before it could pause: go on without unwinding
         } else {
-            f.blocker = blocker;
-            f.mode = PAUSING;
+            int s = f.state;
+            if (s == THREAD_BOUND) {
+                f.blockThread(blocker);
+            } else if (s == RUNNING_WOKEN) {
+                f.state = RUNNING_STATE; // woken before it could pause: go on without unwinding
+            } else {
+                f.blocker = blocker;
+                f.mode = PAUSING;
+            }
         }
     }
 
@@ -465,7 +489,7 @@ public final class Fiber extends Continuation {
         if (f.mode == RESUMING) {
             f.mode = RUNNING;
             f.blocker = null;
-        } else if (f.thread != null) {
+        } else if (f.isThreadBound()) {
             f.blockThread(end);
         } else {
             f.blocker = end;
@@ -476,12 +500,12 @@ public final class Fiber extends Continuation {
 
     /** Wakes a fiber that a channel took out of its wait queue (after {@link #parkLocked}); any thread. */
     void wakeFromChannel() {
-        if (thread != null) {
+        if (isThreadBound()) {
             unparkReserved();
             return;
         }
         STATE.lazySet(this, RUNNABLE);
-        pool.submit(this);
+        pool().submit(this);
     }
 
     /**
@@ -497,7 +521,7 @@ public final class Fiber extends Continuation {
     public static void yield(Fiber f) {
         if (f.mode == RESUMING) {
             f.mode = RUNNING;
-        } else if (f.thread != null) {
+        } else if (f.isThreadBound()) {
             Thread.yield();
         } else {
             f.pauseKind = YIELDING;
@@ -520,7 +544,7 @@ public final class Fiber extends Continuation {
     public static void yieldIfDue(Fiber f) {
         if (f.mode == RESUMING) {
             f.mode = RUNNING; // back from the yield below
-        } else if (f.yieldCheckDue(PREEMPT_CHECKS) && f.pool.hasOtherWorkHere()) {
+        } else if (f.yieldCheckDue(PREEMPT_CHECKS) && f.pool().hasOtherWorkHere()) {
             f.pauseKind = YIELDING;
             f.mode = PAUSING;
         }
@@ -540,7 +564,7 @@ public final class Fiber extends Continuation {
     public static void yieldIfOthersWait(Fiber f) {
         if (f.mode == RESUMING) {
             f.mode = RUNNING;
-        } else if (f.thread == null && f.pool.hasOtherWorkHere()) {
+        } else if (!f.isThreadBound() && f.pool().hasOtherWorkHere()) {
             f.pauseKind = YIELDING;
             f.mode = PAUSING;
         }
@@ -560,8 +584,8 @@ public final class Fiber extends Continuation {
     static void simulationPoint(Fiber f) {
         if (f.mode == RESUMING) {
             f.mode = RUNNING;
-        } else if (f.thread == null) {
-            Simulation s = f.pool.simulation();
+        } else if (!f.isThreadBound()) {
+            Simulation s = f.pool().simulation();
             if (s != null && s.preempt()) {
                 f.pauseKind = YIELDING;
                 f.mode = PAUSING;
@@ -574,7 +598,7 @@ public final class Fiber extends Continuation {
      * {@link System#nanoTime()} for a plain thread's own fiber.
      */
     long nanoTime() {
-        return thread != null ? System.nanoTime() : pool.nanoTime();
+        return isThreadBound() ? System.nanoTime() : pool().nanoTime();
     }
 
 
@@ -589,22 +613,21 @@ public final class Fiber extends Continuation {
 
     /** As {@link #unpark()}, for the runtime's operations, which have checked the stack already. */
     void unparkReserved() {
-        if (thread != null) {
-            permit = true;
-            LockSupport.unpark(thread);
-            return;
-        }
         for (;;) {
             int s = state;
             if (s == PARKED) {
                 if (STATE.compareAndSet(this, PARKED, RUNNABLE)) {
-                    pool.submit(this);
+                    pool().submit(this);
                     return;
                 }
             } else if (s == RUNNING_STATE) {
                 if (STATE.compareAndSet(this, RUNNING_STATE, RUNNING_WOKEN)) {
                     return;
                 }
+            } else if (s == THREAD_BOUND) {
+                permit = true;
+                LockSupport.unpark(thread());
+                return;
             } else {
                 return; // already runnable, already woken, or ended
             }
@@ -618,7 +641,7 @@ public final class Fiber extends Continuation {
      */
     private void blockThread(Object blocker) {
         while (!permit) {
-            if (thread.isInterrupted()) {
+            if (thread().isInterrupted()) {
                 if (withdraw(blocker, this)) {
                     throw cancelledError();
                 }
@@ -639,7 +662,7 @@ public final class Fiber extends Continuation {
         }
         permit = false;
         if (interrupted) {
-            thread.interrupt();
+            thread().interrupt();
         }
     }
 
@@ -650,7 +673,7 @@ public final class Fiber extends Continuation {
     boolean blockThreadUntil(long deadline) {
         while (!permit) {
             long wait = Deadlines.remaining(deadline, System.nanoTime());
-            if (wait == 0 || thread.isInterrupted()) {
+            if (wait == 0 || thread().isInterrupted()) {
                 return false;
             }
             if (wait == Long.MAX_VALUE) {
@@ -665,15 +688,56 @@ public final class Fiber extends Continuation {
 
     /** Whether this is a plain thread's own fiber (pauses block the thread). */
     boolean isThreadBound() {
-        return thread != null;
+        return state == THREAD_BOUND;
     }
 
+    /** The thread of a plain thread's own fiber. */
+    private Thread thread() {
+        return (Thread) process;
+    }
+
+    /** The pool this fiber runs in (its home worker's); null for a plain thread's own fiber. */
     WorkerPool pool() {
-        return pool;
+        return homePool();
     }
 
+    /** The run this fiber belongs to, or null. Any thread. */
     RunGroup group() {
-        return group;
+        Object r = runAndLocals;
+        return r instanceof Locals ? ((Locals) r).group : (RunGroup) r;
+    }
+
+    /** This fiber's {@link FiberLocal} values, or null while it has none. Used by this fiber only. */
+    Map<FiberLocal<?>, Object> locals() {
+        Object r = runAndLocals;
+        return r instanceof Locals ? ((Locals) r).values : null;
+    }
+
+    /** This fiber's {@link FiberLocal} values, made empty if it has none yet. Used by this fiber only. */
+    Map<FiberLocal<?>, Object> localsToChange() {
+        Object r = runAndLocals;
+        if (r instanceof Locals) {
+            return ((Locals) r).values;
+        }
+        Locals l = new Locals((RunGroup) r, new IdentityHashMap<>(4));
+        runAndLocals = l;
+        return l.values;
+    }
+
+    /** What this fiber threw, once it has ended (see {@link #joiners}); null if it ended normally. */
+    private Throwable failure() {
+        Object j = joiners;
+        return j instanceof Throwable ? (Throwable) j : null;
+    }
+
+    /** The next waiter after this fiber in the channel wait queue it waits in ({@link WaitQueue}); under its lock. */
+    Object nextWaiter() {
+        return waitLink();
+    }
+
+    /** Links {@code waiter} after this fiber in its channel wait queue; under that channel's lock. */
+    void nextWaiter(Object waiter) {
+        waitLink(waiter);
     }
 
     /** The fiber bound to the calling plain thread; refused on a carrier, where blocking would stall fibers. */
@@ -720,7 +784,7 @@ public final class Fiber extends Continuation {
                 mode = RUNNING;
             }
             try {
-                RUN_WOVEN.invokeExact(process, this);
+                RUN_WOVEN.invokeExact((CSProcess) process, this);
             } catch (AbstractMethodError | NoSuchMethodError e) {
                 end(Unwoven.explain(e, process));
                 return;
@@ -742,7 +806,7 @@ public final class Fiber extends Continuation {
             }
             if (pauseKind == YIELDING) {
                 pauseKind = YIELDED;
-                pool.yielded(this); // to the back of this carrier's queue
+                pool().yielded(this); // to the back of this carrier's queue
                 return;
             }
             RuntimeEvents.fiberParking(this, blocker);
@@ -761,7 +825,6 @@ public final class Fiber extends Continuation {
             }
             clearSavedFrames();
             mode = RUNNING;
-            failure = t;
             RuntimeEvents.fiberEnded(this, t);
             EndWatcher watcher = watcher();
             if (watcher != null) {
@@ -770,9 +833,9 @@ public final class Fiber extends Continuation {
             Object waiting;
             boolean seen;
             synchronized (this) {
-                state = DONE;
                 waiting = joiners;
-                joiners = null;
+                joiners = t; // before DONE: see join()
+                state = DONE;
                 seen = waiting != null;
             }
             if (waiting instanceof Fiber) {
@@ -786,7 +849,9 @@ public final class Fiber extends Continuation {
             }
             blocker = null;
             transfer = null;
+            WorkerPool pool = pool();
             pool.ended(this);
+            RunGroup group = group();
             if (t != null && !seen && !(group != null && group.isMain(this))
                     && !(cancelled && t instanceof CancelledException)) {
                 if (group != null) {
@@ -795,6 +860,7 @@ public final class Fiber extends Continuation {
                 pool.uncaught(this, t);
             }
         } finally {
+            RunGroup group = group();
             if (group != null) {
                 group.ended(this, t, cancelled); // whatever failed above, the run must learn that this fiber ended
             }
@@ -807,8 +873,9 @@ public final class Fiber extends Continuation {
         if (spawner == null && !(Thread.currentThread() instanceof Carrier)) {
             spawner = THREAD_FIBER.get();
         }
-        if (spawner != null && spawner.locals != null && !spawner.locals.isEmpty()) {
-            locals = new IdentityHashMap<>(spawner.locals);
+        Map<FiberLocal<?>, Object> inherited = spawner == null ? null : spawner.locals();
+        if (inherited != null && !inherited.isEmpty()) {
+            runAndLocals = new Locals(group(), new IdentityHashMap<>(inherited));
         }
     }
 
@@ -824,7 +891,7 @@ public final class Fiber extends Continuation {
     static Fiber spawn(CSProcess p, EndWatcher watcher) {
         Fiber parent = runningFiber();
         if (parent != null) {
-            return start(p, parent.pool, parent.group, watcher);
+            return start(p, parent.pool(), parent.group(), watcher);
         }
         return start(p, Scheduler.defaultScheduler().pool, null, watcher);
     }
@@ -834,18 +901,20 @@ public final class Fiber extends Continuation {
      * see the fiber done: a par's branch runs the user's process itself, with no frame of the par's around it.
      */
     static Fiber start(CSProcess p, WorkerPool pool, RunGroup group, EndWatcher watcher) {
-        Fiber f = new Fiber(p, pool, group);
+        Fiber f = new Fiber(p, group);
         f.joiners = watcher;
-        f.launch();
+        f.launch(pool);
         return f;
     }
 
     /**
      * Queues this new fiber for its first run. A fiber of a run that is being cancelled starts cancelled (it
      * ends at once). If the scheduler refuses it (closed), the run does not count it and the refusal is thrown.
+     * The pool records itself in the fiber as it queues it (see {@link #pool()}).
      */
-    void launch() {
+    void launch(WorkerPool pool) {
         inheritLocals();
+        RunGroup group = group();
         if (group != null) {
             group.started();
             cancelled = group.isCancelling();
@@ -870,7 +939,7 @@ public final class Fiber extends Continuation {
     static void cancelAll(WorkerPool pool, RunGroup run) {
         for (Continuation c : pool.liveSnapshot()) {
             Fiber f = (Fiber) c;
-            if (f.group == run) {
+            if (f.group() == run) {
                 f.cancel();
             }
         }
@@ -908,6 +977,7 @@ public final class Fiber extends Continuation {
             case RUNNABLE: return "runnable";
             case RUNNING_STATE: case RUNNING_WOKEN: return pauseKind == YIELDED ? "runnable (yielded)" : "running";
             case PARKED: case QUEUED: return "parked";
+            case THREAD_BOUND: return "on its thread";
             default: return "done";
         }
     }
@@ -919,7 +989,7 @@ public final class Fiber extends Continuation {
 
     @Override
     public String toString() {
-        return thread != null ? "Fiber[thread " + thread.getName() + "]"
+        return isThreadBound() ? "Fiber[thread " + thread().getName() + "]"
                 : "Fiber@" + Integer.toHexString(System.identityHashCode(this)) + "[" + processName() + "]";
     }
 }

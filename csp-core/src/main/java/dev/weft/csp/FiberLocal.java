@@ -1,7 +1,7 @@
 package dev.weft.csp;
 
 import dev.weft.csp.runtime.Carrier;
-import java.util.IdentityHashMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
 
@@ -50,7 +50,8 @@ public final class FiberLocal<T> {
     @SuppressWarnings("unchecked")
     public T get() {
         Fiber f = owner();
-        Object v0 = f.locals == null ? UNSET : f.locals.getOrDefault(this, UNSET); // one lookup: null is a value
+        Map<FiberLocal<?>, Object> values = f.locals();
+        Object v0 = values == null ? UNSET : values.getOrDefault(this, UNSET); // one lookup: null is a value
         if (v0 != UNSET) {
             return (T) v0;
         }
@@ -67,16 +68,14 @@ public final class FiberLocal<T> {
     /** Forgets the running fiber's value: the next {@link #get()} gives the initial value again. */
     public void remove() {
         Fiber f = owner();
-        if (f.locals != null) {
-            f.locals.remove(this);
+        Map<FiberLocal<?>, Object> values = f.locals();
+        if (values != null) {
+            values.remove(this);
         }
     }
 
     private void set(Fiber f, T value) {
-        if (f.locals == null) {
-            f.locals = new IdentityHashMap<>(4);
-        }
-        f.locals.put(this, value);
+        f.localsToChange().put(this, value);
     }
 
     /** The fiber running this code, or the plain thread's own fiber. */

@@ -2,96 +2,121 @@ package dev.weft.csp;
 
 /**
  * The parties waiting on one side of a channel, in arrival order: fibers blocked in a read or write, and
- * alternatives registered on a guard. A list linked through the waiters themselves ({@link Fiber#nextWaiter},
+ * alternatives registered on a guard. A ring linked through the waiters themselves ({@link Fiber#nextWaiter()},
  * {@link Selection.Registration#nextWaiter}; each waits in one queue at most), so that queueing never
- * allocates: an {@link OutOfMemoryError} cannot strike under the channel's lock. Used under the channel's lock
- * only. Each end of a channel is the queue of the parties waiting at it (one object less per channel).
+ * allocates: an {@link OutOfMemoryError} cannot strike under the channel's lock. The queue is known by its
+ * last waiter alone, whose link leads back to the first: one field, which the channel keeps for each of its
+ * ends ({@link #last()}), so that an end holds nothing but its channel. Used under the channel's lock only.
  */
-class WaitQueue {
-    private Object first;
-    private Object last;
+abstract class WaitQueue {
+    /** The last waiter, whose link is the first; null while nobody waits. */
+    abstract Object last();
+
+    abstract void last(Object waiter);
 
     private static Object next(Object waiter) {
-        return waiter instanceof Fiber ? ((Fiber) waiter).nextWaiter : ((Selection.Registration) waiter).nextWaiter;
+        return waiter instanceof Fiber ? ((Fiber) waiter).nextWaiter() : ((Selection.Registration) waiter).nextWaiter;
     }
 
     private static void setNext(Object waiter, Object next) {
         if (waiter instanceof Fiber) {
-            ((Fiber) waiter).nextWaiter = next;
+            ((Fiber) waiter).nextWaiter(next);
         } else {
             ((Selection.Registration) waiter).nextWaiter = next;
         }
     }
 
     final boolean isEmpty() {
-        return first == null;
+        return last() == null;
     }
 
     final Object peek() {
-        return first;
+        Object l = last();
+        return l == null ? null : next(l);
     }
 
     final void add(Object waiter) {
-        setNext(waiter, null);
-        if (first == null) {
-            first = waiter;
+        Object l = last();
+        if (l == null) {
+            setNext(waiter, waiter);
         } else {
-            setNext(last, waiter);
+            setNext(waiter, next(l));
+            setNext(l, waiter);
         }
-        last = waiter;
+        last(waiter);
     }
 
     final Object poll() {
-        Object f = first;
-        if (f != null) {
-            first = next(f);
-            if (first == null) {
-                last = null;
-            }
-            setNext(f, null);
+        Object l = last();
+        if (l == null) {
+            return null;
         }
+        Object f = next(l);
+        if (f == l) {
+            last(null);
+        } else {
+            setNext(l, next(f));
+        }
+        setNext(f, null);
         return f;
     }
 
     /** Removes {@code waiter}; false if it was not queued. */
     final boolean remove(Object waiter) {
-        Object prev = null;
-        for (Object w = first; w != null; prev = w, w = next(w)) {
+        Object l = last();
+        if (l == null) {
+            return false;
+        }
+        Object prev = l;
+        for (;;) {
+            Object w = next(prev);
             if (w == waiter) {
-                Object n = next(w);
-                if (prev == null) {
-                    first = n;
+                if (w == prev) {
+                    last(null); // it was alone
                 } else {
-                    setNext(prev, n);
-                }
-                if (last == w) {
-                    last = prev;
+                    setNext(prev, next(w));
+                    if (w == l) {
+                        last(prev);
+                    }
                 }
                 setNext(w, null);
                 return true;
             }
+            if (w == l) {
+                return false;
+            }
+            prev = w;
         }
-        return false;
     }
 
     /** Whether a plain (non-alternative) waiter other than {@code me} is queued. */
     final boolean hasFiberOtherThan(Fiber me) {
-        for (Object w = first; w != null; w = next(w)) {
+        Object l = last();
+        if (l == null) {
+            return false;
+        }
+        for (Object w = next(l); ; w = next(w)) {
             if (w instanceof Fiber && w != me) {
                 return true;
             }
+            if (w == l) {
+                return false;
+            }
         }
-        return false;
     }
 
     /**
-     * Empties the queue and returns its first waiter, the others chained behind it: take each one's successor
-     * with {@link #detach} before waking it.
+     * Empties the queue and returns its first waiter, the others chained behind it (the last one's link null):
+     * take each one's successor with {@link #detach} before waking it.
      */
     final Object drain() {
-        Object f = first;
-        first = null;
-        last = null;
+        Object l = last();
+        if (l == null) {
+            return null;
+        }
+        Object f = next(l);
+        setNext(l, null);
+        last(null);
         return f;
     }
 
@@ -100,12 +125,9 @@ class WaitQueue {
      * chained as {@link #drain()} does.
      */
     final Object drainSelections() {
-        Object kept = first;
-        first = null;
-        last = null;
         Object taken = null;
         Object takenLast = null;
-        for (Object w = kept, n; w != null; w = n) {
+        for (Object w = drain(), n; w != null; w = n) {
             n = detach(w);
             if (w instanceof Fiber) {
                 add(w);

@@ -49,11 +49,11 @@ public final class Weft {
                     + ": it would block the carrier; inside a fiber, use Parallel.run, or Weft.spawn and join");
         }
         RunGroup group = new RunGroup(Thread.currentThread());
-        Fiber f = new Fiber(main, s.pool, group);
+        Fiber f = new Fiber(main, group);
         group.setMain(f);
         s.pool.runStarted(group);
         try {
-            f.launch();
+            f.launch(s.pool);
         } catch (RuntimeException | Error e) {
             s.pool.runEnded(group);
             throw e;

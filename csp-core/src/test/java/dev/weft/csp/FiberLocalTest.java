@@ -2,7 +2,12 @@ package dev.weft.csp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -50,6 +55,47 @@ class FiberLocalTest {
             CONTEXT.remove();
             assertNull(CONTEXT.get());
         }));
+    }
+
+    @Test
+    @Timeout(60)
+    void fibersWithValuesStayInTheirRunAndAreCancelledWithIt() {
+        // A fiber keeps its run and its values in one side object: the run must still count it, wait for it and
+        // cancel it. The channel is held by this thread, so only the run's cancellation can end the readers.
+        Any2AnyChannel<String> never = Channel.any2any(); // two readers wait on it at once
+        Schedulers.onOneAndTwoWorkers(10, s -> {
+            AtomicInteger cancelled = new AtomicInteger();
+            IllegalStateException boom = new IllegalStateException("main fails");
+            IllegalStateException thrown = assertThrows(IllegalStateException.class, () -> Weft.run(s, () -> {
+                CONTEXT.set("main");
+                Any2OneChannel<String> started = Channel.any2one(); // both children write to it
+                CSProcess blockedReader = () -> {
+                    try {
+                        never.in().read();
+                    } catch (CancelledException e) {
+                        cancelled.incrementAndGet();
+                        throw e;
+                    }
+                };
+                Weft.spawn(() -> { // inherits main's value: has its side object from the start
+                    started.out().write(CONTEXT.get());
+                    blockedReader.run();
+                });
+                CONTEXT.remove();
+                Weft.spawn(() -> { // none inherited: gets its side object as it sets one
+                    CONTEXT.set("own");
+                    started.out().write(CONTEXT.get());
+                    blockedReader.run();
+                });
+                Set<String> values = new HashSet<>();
+                values.add(started.in().read());
+                values.add(started.in().read()); // on two workers, in either order
+                assertEquals(Set.of("main", "own"), values);
+                throw boom;
+            }));
+            assertSame(boom, thrown);
+            assertEquals(2, cancelled.get(), "both readers were cancelled, and had ended when the run returned");
+        });
     }
 
     @Test

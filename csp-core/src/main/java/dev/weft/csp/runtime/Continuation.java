@@ -50,19 +50,40 @@ public abstract class Continuation {
     private int siteTop;
 
     // ---- scheduler links (package dev.weft.csp.runtime) ----
-    /** The next continuation in whichever run queue or inbox holds this one (at most one at a time). */
-    Continuation next;
-    /** The worker that ran this continuation last. */
-    Worker worker;
-    /** The worker whose {@link LiveFibers} list holds this continuation while it lives. */
+    /**
+     * The next continuation in whichever run queue or inbox holds this one, or, while the fiber waits in a
+     * channel's wait queue, the next waiter there ({@link #waitLink()}). One field for both: a fiber in a wait
+     * queue is parked, in no run queue, and each queue clears the link as it lets the fiber go.
+     */
+    Object next;
+    /**
+     * The worker whose {@link LiveFibers} list holds this continuation while it lives (set when it is first
+     * queued, kept after it ends): external wake-ups go there, and its pool is the fiber's ({@link #homePool()}).
+     */
     Worker home;
     Continuation liveNext;
     Continuation livePrev;
 
-    /** The carrier thread that ran this continuation last, or null if none has yet. */
+    /** The carrier thread running this continuation now, or null (for dumps: a best-effort look). */
     public final Thread lastCarrier() {
-        Worker w = worker;
-        return w == null ? null : w.thread();
+        Worker h = home;
+        return h == null ? null : h.pool.carrierRunning(this);
+    }
+
+    /** The pool this continuation was queued in, or null if it never was (a plain thread's own fiber). */
+    protected final WorkerPool homePool() {
+        Worker h = home;
+        return h == null ? null : h.pool;
+    }
+
+    /** The next waiter after this fiber in the channel wait queue that holds it (see {@link #next}). */
+    protected final Object waitLink() {
+        return next;
+    }
+
+    /** Links the waiter after this fiber in its channel wait queue (see {@link #next}). */
+    protected final void waitLink(Object waiter) {
+        next = waiter;
     }
 
     /**
@@ -71,7 +92,7 @@ public abstract class Continuation {
      * plain thread.
      */
     protected final boolean yieldCheckDue(int every) {
-        Worker w = worker;
+        Worker w = Worker.current();
         return w != null && w.countYieldCheck(every);
     }
 

@@ -31,7 +31,7 @@ class FiberQueue {
     final Continuation poll() {
         Continuation c = head;
         if (c != null) {
-            head = c.next;
+            head = (Continuation) c.next;
             if (head == null) {
                 tail = null;
             }
@@ -48,9 +48,9 @@ class FiberQueue {
         }
         Continuation before = head;
         for (int i = 1; i < index; i++) {
-            before = before.next;
+            before = (Continuation) before.next;
         }
-        Continuation c = before.next;
+        Continuation c = (Continuation) before.next;
         before.next = c.next;
         if (c == tail) {
             tail = before;
@@ -85,9 +85,9 @@ class FiberQueue {
         }
         Continuation last = head;
         for (int i = 1; i < keep; i++) {
-            last = last.next;
+            last = (Continuation) last.next;
         }
-        Continuation first = last.next;
+        Continuation first = (Continuation) last.next;
         last.next = null;
         if (other.tail == null) {
             other.head = first;
@@ -108,9 +108,9 @@ class FiberQueue {
         }
         Continuation last = head;
         for (int i = 1; i < move; i++) {
-            last = last.next;
+            last = (Continuation) last.next;
         }
-        Continuation rest = last.next;
+        Continuation rest = (Continuation) last.next;
         last.next = null;
         if (other.tail == null) {
             other.head = head;

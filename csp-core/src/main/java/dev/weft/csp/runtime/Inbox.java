@@ -43,13 +43,13 @@ final class Inbox {
         Continuation c = (Continuation) TOP.getAndSet(this, null);
         Continuation reversed = null;
         while (c != null) {
-            Continuation n = c.next;
+            Continuation n = (Continuation) c.next;
             c.next = reversed;
             reversed = c;
             c = n;
         }
         while (reversed != null) {
-            Continuation n = reversed.next;
+            Continuation n = (Continuation) reversed.next;
             q.add(reversed);
             reversed = n;
         }

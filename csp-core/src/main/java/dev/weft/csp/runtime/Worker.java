@@ -233,7 +233,6 @@ final class Worker implements Runnable {
                     }
                     continue;
                 }
-                c.worker = this;
                 running = c;
                 SLICES.setOpaque(this, slices + 1);
                 try {

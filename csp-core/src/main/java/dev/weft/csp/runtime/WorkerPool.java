@@ -112,14 +112,17 @@ public final class WorkerPool {
         return workers.length;
     }
 
-    /** Queues a fiber made runnable again: on the current worker if it is ours, else where it ran last. */
+    /**
+     * Queues a fiber made runnable again: on the current worker if it is ours, else on the fiber's home worker
+     * (where it was first queued: a fiber keeps no note of where it ran last, which would cost it four bytes).
+     */
     public void submit(Continuation fiber) {
         Worker w = Worker.current();
         if (w != null && w.pool == this) {
             w.pushLocal(fiber);
         } else {
-            Worker last = fiber.worker;
-            (last != null ? last : pickExternal()).pushExternal(fiber);
+            Worker home = fiber.home;
+            (home != null ? home : pickExternal()).pushExternal(fiber);
         }
     }
 
@@ -169,12 +172,11 @@ public final class WorkerPool {
         return workers[Math.floorMod(nextExternal.getAndIncrement(), workers.length)];
     }
 
-    /** A fiber ended: it leaves the live list of its home worker. */
+    /** A fiber ended: it leaves the live list of its home worker (once: it ends once), and keeps its home. */
     public void ended(Continuation fiber) {
         Worker home = fiber.home;
         if (home != null) {
             home.live.remove(fiber);
-            fiber.home = null;
             if (closed && liveFibers() == 0) {
                 wakeAll();
             }
@@ -232,6 +234,16 @@ public final class WorkerPool {
     public boolean hasOtherWorkHere() {
         Worker w = Worker.current();
         return w != null && w.pool == this && w.hasOtherWork();
+    }
+
+    /** The carrier thread running {@code c} now, or null: for dumps (a plain read of each worker's running fiber). */
+    Thread carrierRunning(Continuation c) {
+        for (Worker w : workers) {
+            if (w.running == c) {
+                return w.thread();
+            }
+        }
+        return null;
     }
 
     /** Hands a failure of an unjoined fiber to the scheduler's handler. */
