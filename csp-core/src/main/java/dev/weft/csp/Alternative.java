@@ -5,7 +5,6 @@ import dev.weft.csp.runtime.StackReserve;
 import dev.weft.csp.runtime.TimerEntry;
 import dev.weft.csp.runtime.WorkerPool;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -25,7 +24,7 @@ import java.util.concurrent.ThreadLocalRandom;
 public final class Alternative {
     private final Guard[] guards;
     private final AltGuard[] alt;
-    private final ChannelImpl<?>[] locks; // the distinct channels whose locks guard the guards, by id
+    private final ChannelImpl<?>[] locks; // the distinct channels whose locks guard the guards, in lock order
     /** How many of {@link #locks} (a prefix) the running select holds: what a failure handler frees. */
     private int held;
     /**
@@ -67,7 +66,7 @@ public final class Alternative {
                 distinct.add(g.channel());
             }
         }
-        distinct.sort(Comparator.comparingLong(ChannelImpl::id));
+        distinct.sort(ChannelImpl::lockOrder);
         locks = distinct.toArray(new ChannelImpl<?>[0]);
         favourite = randomStart(guards.length);
     }

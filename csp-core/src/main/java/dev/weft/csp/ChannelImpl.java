@@ -7,7 +7,6 @@ import dev.weft.csp.runtime.WorkerPool;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Every kind of channel: synchronous or buffered, single or shared ends. State changes under a small lock:
@@ -38,7 +37,6 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
     private static final Object POISON = new Object();
     /** The {@link Fiber#transfer} of a reader woken by a close: nothing is left to read. */
     private static final Object CLOSED_END = new Object();
-    private static final AtomicLong IDS = new AtomicLong();
     // The state word: the lock bit, the lot's waiters bit and the flags, in one int so that a channel stays small.
     static final int LOCKED = ParkingLot.LOCKED;
     static final int WAITERS = ParkingLot.WAITERS;
@@ -56,7 +54,6 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
         ParkingLot.load();
     }
 
-    private final long id = IDS.incrementAndGet();
     private final ChannelBuffer<T> buffer; // null: synchronous
     private final In in = new In();
     private final Out out = new Out();
@@ -95,9 +92,10 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
         return out;
     }
 
+    /** Named by its identity hash: a channel carries no number of its own (8 bytes less per channel). */
     @Override
     public String toString() {
-        return "channel #" + id;
+        return "channel #" + Integer.toHexString(System.identityHashCode(this));
     }
 
     // ------------------------------------------------------------------------------------ locking
@@ -156,9 +154,14 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
         }
     }
 
-    /** The channel's number, in the order in which alternatives take the locks of several channels. */
-    long id() {
-        return id;
+    /**
+     * The order in which alternatives take the locks of several channels, the same for every alternative:
+     * by identity hash, and for the rare two channels with equal hashes, by a rank each gets when first found
+     * so tied ({@link LockRanks}).
+     */
+    static int lockOrder(ChannelImpl<?> a, ChannelImpl<?> b) {
+        int c = Integer.compare(System.identityHashCode(a), System.identityHashCode(b));
+        return c != 0 || a == b ? c : Long.compare(LockRanks.of(a), LockRanks.of(b));
     }
 
     /** Records a use by a party of pool {@code p} (null: a plain thread). Under the lock. */

@@ -50,7 +50,7 @@ final class MethodWeaver implements Opcodes {
     private static final String SITE_DESC = "L" + SITE + ";";
     /** Binds the {@code invokedynamic} that gives a pause block its call's constant site. */
     private static final Handle SITE_BOOTSTRAP = new Handle(H_INVOKESTATIC, SITE, "bootstrap",
-            "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/invoke/MethodType;Ljava/lang/String;I)"
+            "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/invoke/MethodType;Ljava/lang/String;II)"
                     + "Ljava/lang/invoke/CallSite;", false);
 
     private final ClassWeaver owner;
@@ -314,8 +314,8 @@ final class MethodWeaver implements Opcodes {
 
     /**
      * Sites that save the same locals (same slots, same types) share the code that saves and restores them:
-     * a site's own pause block saves its resume point, receiver and stack, then jumps to its group's block,
-     * which saves the locals and returns; on resume, the group's block restores the locals and switches on
+     * a site's own pause block saves its receiver and stack, then jumps with its {@code PauseSite} on the
+     * operand stack to its group's block, which saves the locals, then the site, and returns; on resume, the group's block restores the locals and switches on
      * the resume point to the site's own restore block. A method with many locals live across many pauses
      * then grows with the number of distinct live sets, not with sites times locals.
      */
@@ -446,7 +446,11 @@ final class MethodWeaver implements Opcodes {
         return key;
     }
 
-    /** The site's saved locals pushed into the fiber, then the method returns (a zero value) to its caller. */
+    /**
+     * The site's saved locals pushed into the fiber, then the call's {@code PauseSite}, which the pause block
+     * left on the operand stack (last, so that resuming pops it first), then the method returns (a zero value)
+     * to its caller.
+     */
     private InsnList saveLocals(Site s) {
         InsnList b = new InsnList();
         for (int n = s.saved.nextSetBit(0); n >= 0; n = s.saved.nextSetBit(n + 1)) {
@@ -454,6 +458,8 @@ final class MethodWeaver implements Opcodes {
             b.add(new VarInsnNode(t.getOpcode(ILOAD), n));
             b.add(push(t));
         }
+        b.add(new VarInsnNode(ALOAD, fiberSlot));
+        b.add(new MethodInsnNode(INVOKESTATIC, CONT, "pushResume", "(" + SITE_DESC + CONT_DESC + ")V", false));
         Type r = Type.getReturnType(method.desc);
         if (r.getSort() != Type.VOID) {
             b.add(zero(r));
@@ -505,9 +511,9 @@ final class MethodWeaver implements Opcodes {
     }
 
     /**
-     * Saves this frame after the callee paused: where (its {@code PauseSite}), receiver, stack (top first);
-     * the locals follow ({@link #saveLocals}). It is on the call's line, so that a debugger stepping over a call
-     * that pauses stays there.
+     * Saves this frame after the callee paused: receiver, stack (top first), and leaves the call's
+     * {@code PauseSite} on the operand stack; the locals follow, then the site ({@link #saveLocals}). It is on
+     * the call's line, so that a debugger stepping over a call that pauses stays there.
      */
     private InsnList pauseBlock(Site s, int k) {
         InsnList b = new InsnList();
@@ -517,12 +523,11 @@ final class MethodWeaver implements Opcodes {
         if (ret.getSize() > 0) {
             b.add(new InsnNode(ret.getSize() == 2 ? POP2 : POP));
         }
-        b.add(pauseSite(site(s.call), k));
-        b.add(new VarInsnNode(ALOAD, fiberSlot));
-        b.add(new MethodInsnNode(INVOKESTATIC, CONT, "pushResume", "(" + SITE_DESC + CONT_DESC + ")V", false));
+        int refs = 0;
         if (s.receiverTemp >= 0) {
             b.add(new VarInsnNode(ALOAD, s.receiverTemp));
             b.add(push(Type.getObjectType("java/lang/Object")));
+            refs++;
         }
         for (int i = s.stackBase - 1; i >= 0; i--) {
             BasicValue v = s.frame.getStack(i);
@@ -530,23 +535,34 @@ final class MethodWeaver implements Opcodes {
                 b.add(new InsnNode(v.getSize() == 2 ? POP2 : POP));
             } else {
                 b.add(push(v.getType()));
+                refs += isReference(v.getType()) ? 1 : 0;
             }
         }
+        for (int n = s.saved.nextSetBit(0); n >= 0; n = s.saved.nextSetBit(n + 1)) {
+            refs += isReference(s.frame.getLocal(n).getType()) ? 1 : 0;
+        }
+        b.add(pauseSite(site(s.call), k, refs));
         return b;
+    }
+
+    /** Whether {@link #push} saves a value of type {@code t} as a reference (not as a primitive). */
+    private static boolean isReference(Type t) {
+        return t.getSort() >= Type.ARRAY;
     }
 
     /**
      * Pushes the constant {@code PauseSite} of a call: an {@code invokedynamic} bound once to it, or in a class
      * file older than Java 7, which has no {@code invokedynamic}, a lookup at each pause.
      */
-    private InsnList pauseSite(String text, int point) {
+    private InsnList pauseSite(String text, int point, int refs) {
         InsnList b = new InsnList();
         if ((cls.version & 0xFFFF) >= V1_7) {
-            b.add(new InvokeDynamicInsnNode("pauseSite", "()" + SITE_DESC, SITE_BOOTSTRAP, text, point));
+            b.add(new InvokeDynamicInsnNode("pauseSite", "()" + SITE_DESC, SITE_BOOTSTRAP, text, point, refs));
         } else {
             b.add(new LdcInsnNode(text));
             b.add(new LdcInsnNode(point));
-            b.add(new MethodInsnNode(INVOKESTATIC, SITE, "of", "(Ljava/lang/String;I)" + SITE_DESC, false));
+            b.add(new LdcInsnNode(refs));
+            b.add(new MethodInsnNode(INVOKESTATIC, SITE, "of", "(Ljava/lang/String;II)" + SITE_DESC, false));
         }
         return b;
     }

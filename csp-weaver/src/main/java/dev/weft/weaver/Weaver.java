@@ -8,7 +8,7 @@ package dev.weft.weaver;
  */
 public final class Weaver {
     /** Version of the contract between woven code and the runtime; recorded in every woven class. */
-    public static final int ABI_VERSION = 4; // 4: a saved frame records one PauseSite
+    public static final int ABI_VERSION = 5; // 5: a frame saves its PauseSite last, on the reference stack
 
     private final ClassHierarchy hierarchy;
     private final boolean preemptive;

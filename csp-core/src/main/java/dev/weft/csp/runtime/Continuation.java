@@ -1,6 +1,8 @@
 package dev.weft.csp.runtime;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 
 /**
  * The part of a fiber that woven code talks to: the pause/resume mode and the saved activation frames.
@@ -18,11 +20,12 @@ import java.util.Arrays;
  *       the callee again, which does the same, down to the primitive that paused; that primitive sets the
  *       mode back to {@link #RUNNING}.</li>
  * </ul>
- * Frames are saved innermost first and restored outermost first, so the saved values form three stacks:
- * primitives in a {@code long[]}; references, and the {@link PauseSite} of each frame, in one
- * {@code Object[]}, the references from its start and the sites from its end (one array header less per
- * fiber). They are reused from pause to pause: pausing allocates nothing once they have grown to the fiber's
- * depth. A frame that saves no primitive costs no {@code long[]} at all.
+ * Frames are saved innermost first and restored outermost first, so the saved values form two stacks:
+ * primitives in a {@code long[]}, whose last element is its top (one int field less per fiber); references
+ * and, last of each frame's, its {@link PauseSite}, in an {@code Object[]}. The site goes last so that
+ * resuming pops it first; it records how many references its frame saved, so that a dump can walk the
+ * frames. The arrays are reused from pause to pause: pausing allocates nothing once they have grown to the
+ * fiber's depth. A frame that saves no primitive costs no {@code long[]} at all.
  */
 public abstract class Continuation {
     /** Running normally: neither unwinding nor rewinding. */
@@ -32,22 +35,22 @@ public abstract class Continuation {
     /** Frames are being re-entered to reach the point of the pause. */
     public static final int RESUMING = -1;
 
-    private static final long[] NO_PRIMS = new long[0];
+    /** The empty primitive stack: its one element, its top, is 0, so the first push grows it. Never written. */
+    private static final long[] NO_PRIMS = new long[1];
     private static final Object[] NO_REFS = new Object[0];
 
     /** One of {@link #RUNNING}, {@link #PAUSING}, {@link #RESUMING}; read by woven code after every pausable call. */
     public int mode;
 
+    /** Saved primitives in {@code [0, top)}, where {@code top} is the array's last element. */
     private long[] prims = NO_PRIMS;
-    private int primTop;
     /**
-     * Saved references in {@code [0, refTop)}, and from the end down, one {@link PauseSite} per saved frame,
-     * innermost frame last, in the last {@code siteTop} entries. A popped site stays in place (a constant: it
-     * holds nothing of the fiber's), so that pausing there again need not store it.
+     * Saved references and pause sites in {@code [0, refTop)}, a frame's site above its references. A popped
+     * site stays in place (a constant: it holds nothing of the fiber's), so that pausing there again need not
+     * store it.
      */
     private Object[] refs = NO_REFS;
     private int refTop;
-    private int siteTop;
 
     // ---- scheduler links (package dev.weft.csp.runtime) ----
     /**
@@ -101,7 +104,7 @@ public abstract class Continuation {
 
     /** Whether frames are saved, i.e. the next run must resume rather than start. */
     protected final boolean hasSavedFrames() {
-        return siteTop != 0;
+        return refTop != 0; // every saved frame pushed at least its site
     }
 
     /** Drops every saved frame and returns the stacks to their empty state (the fiber has ended). */
@@ -109,28 +112,25 @@ public abstract class Continuation {
         Arrays.fill(refs, 0, refTop, null);
         prims = NO_PRIMS;
         refs = NO_REFS;
-        primTop = 0;
         refTop = 0;
-        siteTop = 0;
     }
 
     /**
-     * Records where the frame being saved paused: woven code calls it with the call's constant site as each
-     * frame saves itself, innermost first. At most one store per frame: the site holds both its text and resume
-     * point, and a frame that pauses where the frame at its depth paused last time finds the site in place (a
-     * loop pausing at the same calls, the common case, then pays no store and no GC write barrier).
+     * Records where the frame being saved paused: woven code calls it with the call's constant site once the
+     * frame has saved its values, innermost frame first. At most one store per frame: a frame that pauses where
+     * the frame at its depth paused last time finds the site in place (a loop pausing at the same calls, the
+     * common case, then pays no store and no GC write barrier).
      */
     public static void pushResume(PauseSite site, Continuation c) {
         Object[] a = c.refs;
-        int top = c.siteTop;
-        if (c.refTop + top == a.length) {
+        int top = c.refTop;
+        if (top == a.length) {
             a = c.grow();
         }
-        int at = a.length - 1 - top;
-        if (a[at] != site) {
-            a[at] = site;
+        if (a[top] != site) {
+            a[top] = site;
         }
-        c.siteTop = top + 1;
+        c.refTop = top + 1;
     }
 
     /**
@@ -139,23 +139,18 @@ public abstract class Continuation {
      */
     public final int popResume() {
         Object[] a = refs;
-        int top = siteTop;
-        Object site = top > 0 ? a[a.length - top] : null;
+        int top = refTop - 1;
+        Object site = top >= 0 ? a[top] : null;
         if (!(site instanceof PauseSite)) {
             throw new IllegalStateException("corrupt fiber state: no pause site to resume from (" + site + ")");
         }
-        siteTop = top - 1;
+        refTop = top;
         return ((PauseSite) site).point;
     }
 
-    /** Doubles {@link #refs}: the references stay at its start, the sites move to its end. */
+    /** Doubles {@link #refs}. */
     private Object[] grow() {
-        Object[] a = refs;
-        Object[] b = new Object[Math.max(4, a.length * 2)];
-        System.arraycopy(a, 0, b, 0, refTop);
-        System.arraycopy(a, a.length - siteTop, b, b.length - siteTop, siteTop);
-        refs = b;
-        return b;
+        return refs = Arrays.copyOf(refs, Math.max(4, refs.length * 2));
     }
 
     /**
@@ -164,12 +159,14 @@ public abstract class Continuation {
      */
     public final String[] pauseSites() {
         Object[] a = refs;
-        int n = Math.min(siteTop, a.length);
-        String[] out = new String[n];
-        for (int i = 0; i < n; i++) {
-            out[i] = String.valueOf(a[a.length - 1 - i]);
+        ArrayList<String> out = new ArrayList<>();
+        for (int i = Math.min(refTop, a.length) - 1; i >= 0 && a[i] instanceof PauseSite; ) {
+            PauseSite site = (PauseSite) a[i];
+            out.add(site.text);
+            i -= 1 + site.refs; // below a frame's site, its references, then the next frame's site
         }
-        return out;
+        Collections.reverse(out);
+        return out.toArray(new String[0]);
     }
 
     // ---- saving, called as static methods so that woven code pushes the value, then the fiber ----
@@ -198,7 +195,7 @@ public abstract class Continuation {
     public static void pushRef(Object v, Continuation c) {
         Object[] a = c.refs;
         int top = c.refTop;
-        if (top + c.siteTop == a.length) {
+        if (top == a.length) {
             a = c.grow();
         }
         a[top] = v;
@@ -207,34 +204,46 @@ public abstract class Continuation {
 
     private void pushPrim(long v) {
         long[] a = prims;
-        int top = primTop;
-        if (top == a.length) {
-            a = prims = Arrays.copyOf(a, Math.max(2, top * 2));
+        int last = a.length - 1;
+        int top = (int) a[last];
+        if (top == last) {
+            long[] b = new long[Math.max(4, a.length * 2)];
+            System.arraycopy(a, 0, b, 0, top);
+            prims = a = b;
+            last = b.length - 1;
         }
         a[top] = v;
-        primTop = top + 1;
+        a[last] = top + 1;
+    }
+
+    private long popPrim() {
+        long[] a = prims;
+        int last = a.length - 1;
+        int top = (int) a[last] - 1;
+        a[last] = top;
+        return a[top];
     }
 
     // ---- restoring ----
 
     /** Restores an int saved by {@link #pushInt}. */
     public final int popInt() {
-        return (int) prims[--primTop];
+        return (int) popPrim();
     }
 
     /** Restores a long. */
     public final long popLong() {
-        return prims[--primTop];
+        return popPrim();
     }
 
     /** Restores a float. */
     public final float popFloat() {
-        return Float.intBitsToFloat((int) prims[--primTop]);
+        return Float.intBitsToFloat((int) popPrim());
     }
 
     /** Restores a double. */
     public final double popDouble() {
-        return Double.longBitsToDouble(prims[--primTop]);
+        return Double.longBitsToDouble(popPrim());
     }
 
     /** Restores a reference, clearing its slot so that a resumed fiber holds nothing twice. */

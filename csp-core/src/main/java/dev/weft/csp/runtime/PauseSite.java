@@ -8,8 +8,9 @@ import java.util.Arrays;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * One pausable call of woven code: where it is, for dumps, and its resume point, the index of the call among
- * its method's pausable calls. A frame that pauses there saves this one object ({@link Continuation#pushResume}).
+ * One pausable call of woven code: where it is, for dumps, its resume point, the index of the call among
+ * its method's pausable calls, and how many references a frame that pauses there saves. That frame saves this
+ * one object after those references ({@link Continuation#pushResume}).
  *
  * <p>This is the weaver's ABI, not an API for users. Each call site has one instance, a constant once linked:
  * woven code of class file version 51 (Java 7) and later gets it from an {@code invokedynamic} whose call site
@@ -22,13 +23,17 @@ public final class PauseSite {
 
     final String text;
     final int point;
+    /** The references a frame pausing here saves below this site: a dump steps over them to the next frame. */
+    final int refs;
 
-    private PauseSite(String text, int point) {
-        if (point < 0) {
-            throw new IllegalArgumentException("negative resume point " + point + " at " + text);
+    private PauseSite(String text, int point, int refs) {
+        if (point < 0 || refs < 0) {
+            throw new IllegalArgumentException("negative resume point " + point + " or saved references " + refs
+                    + " at " + text);
         }
         this.text = text;
         this.point = point;
+        this.refs = refs;
     }
 
     /**
@@ -37,9 +42,11 @@ public final class PauseSite {
      *
      * @param text  where the call is, as a stack trace shows it: {@code pkg.Class.method(File.java:42)}
      * @param point the call's index among its method's pausable calls
+     * @param refs  how many references a frame pausing there saves
      */
-    public static CallSite bootstrap(MethodHandles.Lookup caller, String name, MethodType type, String text, int point) {
-        return new ConstantCallSite(MethodHandles.constant(PauseSite.class, new PauseSite(text, point)));
+    public static CallSite bootstrap(MethodHandles.Lookup caller, String name, MethodType type, String text, int point,
+                                     int refs) {
+        return new ConstantCallSite(MethodHandles.constant(PauseSite.class, new PauseSite(text, point, refs)));
     }
 
     /**
@@ -47,13 +54,16 @@ public final class PauseSite {
      * per (text, point), found in a concurrent map at each pause. Slower than the constant that
      * {@code invokedynamic} gives newer class files, but it allocates nothing once a site is known.
      */
-    public static PauseSite of(String text, int point) {
+    public static PauseSite of(String text, int point, int refs) {
         PauseSite[] known = INTERNED.get(text);
         if (known != null && point >= 0 && point < known.length && known[point] != null) {
-            return known[point];
+            PauseSite site = known[point];
+            // Two methods with one text (same name, same line) may differ in what they save: the rare second is
+            // not interned.
+            return site.refs == refs ? site : new PauseSite(text, point, refs);
         }
-        PauseSite site = new PauseSite(text, point); // checks the point before the map grows for it
-        return INTERNED.compute(text, (t, old) -> {
+        PauseSite site = new PauseSite(text, point, refs); // checks its values before the map grows for it
+        PauseSite interned = INTERNED.compute(text, (t, old) -> {
             if (old != null && point < old.length && old[point] != null) {
                 return old; // another thread came first
             }
@@ -61,6 +71,7 @@ public final class PauseSite {
             sites[point] = site;
             return sites;
         })[point];
+        return interned.refs == refs ? interned : site;
     }
 
     /** Where the call is: {@code pkg.Class.method(File.java:42)}. */
@@ -71,6 +82,11 @@ public final class PauseSite {
     /** The index of the call among its method's pausable calls: where the woven method resumes. */
     public int point() {
         return point;
+    }
+
+    /** How many references a frame that pauses here saves (below this site, on the saved-reference stack). */
+    public int refs() {
+        return refs;
     }
 
     /** The {@link #text()}, as a stack trace shows the call. */

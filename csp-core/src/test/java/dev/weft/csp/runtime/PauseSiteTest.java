@@ -25,7 +25,7 @@ class PauseSiteTest {
     @Test
     void theBootstrapBindsItsCallSiteToOneConstantSite() throws Throwable {
         MethodType type = MethodType.methodType(PauseSite.class);
-        CallSite cs = PauseSite.bootstrap(MethodHandles.lookup(), "pauseSite", type, TEXT, 300);
+        CallSite cs = PauseSite.bootstrap(MethodHandles.lookup(), "pauseSite", type, TEXT, 300, 2);
 
         assertEquals(ConstantCallSite.class, cs.getClass());
         assertEquals(type, cs.type());
@@ -33,33 +33,39 @@ class PauseSiteTest {
         assertSame(site, (PauseSite) cs.getTarget().invoke(), "the same object at every pause");
         assertEquals(TEXT, site.text());
         assertEquals(300, site.point());
+        assertEquals(2, site.refs());
         assertEquals(TEXT, site.toString());
     }
 
     @Test
     void theSlowPathGivesOneSitePerTextAndPoint() {
-        PauseSite first = PauseSite.of(TEXT, 2);
-        PauseSite copy = PauseSite.of(new String(TEXT.toCharArray()), 2); // equal text, not the same String
-        PauseSite other = PauseSite.of(TEXT, 0);
-        PauseSite far = PauseSite.of(TEXT, 1000); // grows the text's array past its first length
+        PauseSite first = PauseSite.of(TEXT, 2, 1);
+        PauseSite copy = PauseSite.of(new String(TEXT.toCharArray()), 2, 1); // equal text, not the same String
+        PauseSite other = PauseSite.of(TEXT, 0, 1);
+        PauseSite far = PauseSite.of(TEXT, 1000, 1); // grows the text's array past its first length
 
         assertSame(first, copy);
-        assertSame(other, PauseSite.of(TEXT, 0));
-        assertSame(first, PauseSite.of(TEXT, 2), "growing for point 1000 kept point 2's site");
+        assertSame(other, PauseSite.of(TEXT, 0, 1));
+        assertSame(first, PauseSite.of(TEXT, 2, 1), "growing for point 1000 kept point 2's site");
         assertNotSame(first, other);
         assertEquals(2, first.point());
         assertEquals(0, other.point());
         assertEquals(1000, far.point());
         assertEquals(TEXT, far.text());
-        assertNotSame(first, PauseSite.of("app.Steps.sum(Steps.java:13)", 2), "another line, another site");
+        assertNotSame(first, PauseSite.of("app.Steps.sum(Steps.java:13)", 2, 1), "another line, another site");
+        PauseSite overload = PauseSite.of(TEXT, 2, 3); // another method of that name on that line saves more
+        assertEquals(3, overload.refs());
+        assertEquals(2, overload.point());
+        assertSame(first, PauseSite.of(TEXT, 2, 1), "the interned site is kept");
     }
 
     @Test
-    void aNegativeResumePointIsRefused() {
+    void aNegativeResumePointOrCountIsRefused() {
         MethodType type = MethodType.methodType(PauseSite.class);
-        assertThrows(IllegalArgumentException.class, () -> PauseSite.of(TEXT, -1));
+        assertThrows(IllegalArgumentException.class, () -> PauseSite.of(TEXT, -1, 1));
         assertThrows(IllegalArgumentException.class,
-                () -> PauseSite.bootstrap(MethodHandles.lookup(), "pauseSite", type, TEXT, -1));
+                () -> PauseSite.bootstrap(MethodHandles.lookup(), "pauseSite", type, TEXT, -1, 0));
+        assertThrows(IllegalArgumentException.class, () -> PauseSite.of(TEXT, 5, -1));
     }
 
     /** Threads that meet a site of an old class file for the first time at once all get the same object. */
@@ -78,7 +84,7 @@ class PauseSiteTest {
                         PauseSite[] got = new PauseSite[points];
                         for (int i = 0; i < points; i++) {
                             int p = (start * 17 + i) % points; // each thread meets the points in another order
-                            got[p] = PauseSite.of(text, p);
+                            got[p] = PauseSite.of(text, p, 1);
                         }
                         return got;
                     }));

@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The saved-frame stacks as woven code drives them: one {@link PauseSite} per frame from the end of the
- * reference array, the references from its start, both surviving the array's growth.
+ * The saved-frame stacks as woven code drives them: each frame's references, then its {@link PauseSite}, on
+ * one reference stack; primitives on a {@code long[]} that keeps its own top; both surviving growth.
  */
 @Timeout(30)
 class SavedFramesTest {
@@ -29,19 +29,26 @@ class SavedFramesTest {
         }
     }
 
+    /** Frame {@code frame}'s site: it saves {@code frame % 4} references. */
     private static PauseSite site(int frame) {
-        return PauseSite.of("test.Deep.frame" + frame + "(Deep.java:" + (100 + frame) + ")", frame % 3);
+        return PauseSite.of("test.Deep.frame" + frame + "(Deep.java:" + (100 + frame) + ")", frame % 3, frame % 4);
     }
 
-    /** Frames saved innermost first, each with a reference and a long, are restored outermost first. */
+    /**
+     * Frames saved innermost first, each with its references, a long and an int, are restored outermost first,
+     * and a dump walks them all, innermost first.
+     */
     @Test
-    void framesAndReferencesComeBackInOrderThroughGrowth() {
+    void framesAndValuesComeBackInOrderThroughGrowth() {
         Frames c = new Frames();
         int depth = 40;
         for (int f = 0; f < depth; f++) {
-            Continuation.pushResume(site(f), c);
-            Continuation.pushRef("ref" + f, c);
+            for (int r = 0; r < f % 4; r++) {
+                Continuation.pushRef("ref" + f + "." + r, c);
+            }
             Continuation.pushLong(f * 1_000_000_007L, c);
+            Continuation.pushInt(-f, c);
+            Continuation.pushResume(site(f), c);
         }
         assertTrue(c.hasSavedFrames());
         String[] sites = c.pauseSites();
@@ -50,35 +57,51 @@ class SavedFramesTest {
             assertEquals(site(f).text(), sites[f], "innermost first");
         }
         for (int f = depth - 1; f >= 0; f--) {
-            assertEquals(f * 1_000_000_007L, c.popLong());
-            assertEquals("ref" + f, c.popRef());
             assertEquals(f % 3, c.popResume());
+            assertEquals(-f, c.popInt());
+            assertEquals(f * 1_000_000_007L, c.popLong());
+            for (int r = f % 4 - 1; r >= 0; r--) {
+                assertEquals("ref" + f + "." + r, c.popRef());
+            }
         }
         assertFalse(c.hasSavedFrames());
         assertArrayEquals(new String[0], c.pauseSites());
     }
 
     @Test
-    void theFirstArrayHoldsFourEntriesAndASiteTakesOne() {
+    void theFirstArraysHoldFourEntries() {
         Frames c = new Frames();
         Continuation.pushResume(site(0), c);
         Object[] refs = SavedRefs.of(c);
         assertEquals(4, refs.length);
-        Continuation.pushResume(site(1), c);
         Continuation.pushRef("a", c);
         Continuation.pushRef("b", c);
+        Continuation.pushResume(site(2), c);
         assertSame(refs, SavedRefs.of(c), "two sites and two references fit");
-        assertSame(site(0), refs[3]);
-        assertSame(site(1), refs[2]);
+        assertSame(site(0), refs[0]);
+        assertSame(site(2), refs[3]);
         Continuation.pushRef("c", c);
         assertEquals(8, SavedRefs.of(c).length);
         assertEquals("c", c.popRef());
+        assertEquals(2, c.popResume());
         assertEquals("b", c.popRef());
         assertEquals("a", c.popRef());
-        assertEquals(1, c.popResume());
         assertEquals(0, c.popResume());
         c.clearSavedFrames();
         assertEquals(0, SavedRefs.of(c).length);
+
+        for (int i = 0; i < 3; i++) {
+            Continuation.pushInt(i, c); // three values and the top
+        }
+        assertEquals(4, SavedRefs.prims(c).length);
+        Continuation.pushInt(3, c);
+        assertEquals(8, SavedRefs.prims(c).length);
+        for (int i = 3; i >= 0; i--) {
+            assertEquals(i, c.popInt());
+        }
+        c.clearSavedFrames();
+        Continuation.pushLong(Long.MIN_VALUE, c); // the shared empty stack was never written
+        assertEquals(Long.MIN_VALUE, c.popLong());
     }
 
     /**
@@ -88,8 +111,8 @@ class SavedFramesTest {
     @Test
     void aSiteLeftInPlaceIsReplacedWhenTheFramePausesElsewhere() {
         Frames c = new Frames();
-        PauseSite a = PauseSite.of("test.Loop.run(Loop.java:10)", 0);
-        PauseSite b = PauseSite.of("test.Loop.run(Loop.java:11)", 1);
+        PauseSite a = PauseSite.of("test.Loop.run(Loop.java:10)", 0, 0);
+        PauseSite b = PauseSite.of("test.Loop.run(Loop.java:11)", 1, 0);
         Continuation.pushResume(a, c);
         assertEquals(0, c.popResume());
         Continuation.pushResume(a, c);
@@ -98,14 +121,10 @@ class SavedFramesTest {
         Continuation.pushResume(b, c);
         assertArrayEquals(new String[] {b.text()}, c.pauseSites());
         assertEquals(1, c.popResume());
-        for (int i = 0; i < 4; i++) {
-            Continuation.pushRef("r" + i, c); // over the slot where b was left
-        }
-        for (int i = 3; i >= 0; i--) {
-            assertEquals("r" + i, c.popRef());
-        }
+        Continuation.pushRef("r", c); // over the slot where b was left
+        assertEquals("r", c.popRef());
         Continuation.pushResume(b, c);
-        assertSame(b, SavedRefs.of(c)[SavedRefs.of(c).length - 1]);
+        assertSame(b, SavedRefs.of(c)[0]);
         assertEquals(1, c.popResume());
     }
 
@@ -118,7 +137,7 @@ class SavedFramesTest {
 
         Frames c = new Frames();
         Continuation.pushResume(site(0), c);
-        SavedRefs.of(c)[3] = "garbage";
+        SavedRefs.of(c)[0] = "garbage";
         e = assertThrows(IllegalStateException.class, c::popResume);
         assertTrue(e.getMessage().contains("garbage"), e.getMessage());
     }

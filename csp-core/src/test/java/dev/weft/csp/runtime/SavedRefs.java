@@ -9,10 +9,19 @@ public final class SavedRefs {
 
     /** The array itself (not a copy): a test may read its length or corrupt an entry. */
     public static Object[] of(Continuation c) {
+        return (Object[]) field(c, "refs");
+    }
+
+    /** The saved primitives' array itself, its top in its last element. */
+    public static long[] prims(Continuation c) {
+        return (long[]) field(c, "prims");
+    }
+
+    private static Object field(Continuation c, String name) {
         try {
-            Field refs = Continuation.class.getDeclaredField("refs");
-            refs.setAccessible(true);
-            return (Object[]) refs.get(c);
+            Field f = Continuation.class.getDeclaredField(name);
+            f.setAccessible(true);
+            return f.get(c);
         } catch (ReflectiveOperationException e) {
             throw new AssertionError(e);
         }

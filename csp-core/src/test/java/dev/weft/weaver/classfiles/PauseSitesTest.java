@@ -216,9 +216,12 @@ class PauseSitesTest {
                     ch.out().write(k);
                 }
                 awaitPausedAt(reader, at);
-                int frame = Arrays.asList(reader.pauseSites()).indexOf(at);
-                Object[] refs = SavedRefs.of(reader); // its sites from the end
-                refs[refs.length - 1 - frame] = PauseSite.of(at, CALLS + 7);
+                Object[] refs = SavedRefs.of(reader); // each frame's references, then its site
+                int slot = 0;
+                while (!(refs[slot] instanceof PauseSite && refs[slot].toString().equals(at))) {
+                    slot++;
+                }
+                refs[slot] = PauseSite.of(at, CALLS + 7, ((PauseSite) refs[slot]).refs());
                 ch.out().write(3);
                 reader.join();
             }));

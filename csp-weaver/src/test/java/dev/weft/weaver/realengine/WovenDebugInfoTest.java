@@ -36,7 +36,6 @@ import org.objectweb.asm.tree.MethodNode;
  */
 class WovenDebugInfoTest {
     private static final String FIBER_DESC = "Ldev/weft/csp/Fiber;";
-    private static final String CONTINUATION = "dev/weft/csp/runtime/Continuation";
     static final String STEPS = """
             package app;
 
@@ -106,10 +105,9 @@ class WovenDebugInfoTest {
         int pauses = 0;
         int resumes = 0;
         for (AbstractInsnNode i : sum.instructions) {
-            if (i instanceof MethodInsnNode && ((MethodInsnNode) i).owner.equals(CONTINUATION)
-                    && ((MethodInsnNode) i).name.equals("pushResume")) {
-                // pushResume is handed the PauseSite of "app.Steps.sum(Steps.java:LINE)" two instructions before.
-                String site = (String) ((InvokeDynamicInsnNode) i.getPrevious().getPrevious()).bsmArgs[0];
+            if (i instanceof InvokeDynamicInsnNode && ((InvokeDynamicInsnNode) i).name.equals("pauseSite")) {
+                // The pause block ends with the PauseSite of "app.Steps.sum(Steps.java:LINE)".
+                String site = (String) ((InvokeDynamicInsnNode) i).bsmArgs[0];
                 int line = Integer.parseInt(site.substring(site.lastIndexOf(':') + 1, site.length() - 1));
                 assertTrue(CALL_LINES.contains(line), site);
                 assertEquals(line, lines.get(i), "the pause block of the call at line " + line);
