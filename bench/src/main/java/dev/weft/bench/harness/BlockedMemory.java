@@ -13,7 +13,8 @@ import kilim.Task;
 /**
  * Bytes per blocked process: starts {@code count} processes of one peer, each blocked reading its own channel,
  * and compares the heap in use (after full collections) before and after. Run in a fresh JVM with a fixed heap,
- * one peer per JVM:
+ * one peer per JVM (a first small run, not counted, loads what every run shares: classes, the runtime's event
+ * types):
  *
  * <pre>java -Xms3g -Xmx3g -XX:+UseSerialGC -cp bench/target/benchmarks.jar dev.weft.bench.harness.BlockedMemory PEER COUNT [with|alone]</pre>
  *
@@ -37,6 +38,7 @@ public final class BlockedMemory {
         boolean[] variants = args.length < 3 ? new boolean[] {true, false}
                 : new boolean[] {args[2].equals("with")};
         for (boolean withChannel : variants) {
+            measure(peer, Math.min(count, 1000), withChannel); // loads and sets up once what every run shares
             long[] m = measure(peer, count, withChannel);
             String key = (withChannel ? "blocked." : "blockedAlone.") + peer;
             Measure.result(key, String.format("%.0f", (double) (m[1] - m[0]) / count));
