@@ -17,8 +17,11 @@ public final class Barrier {
     private int enrolled;
     private int arrived;
     private List<Fiber> waiting = new ArrayList<>();
-    /** Rounds completed so far: a waiter goes on once it changes. */
-    private volatile int round;
+    /**
+     * The current round: a waiter goes on once it changes. A token rather than a count, so that a fiber waiting
+     * here saves a reference, not a primitive, which would cost it an array of its own.
+     */
+    private volatile Object round = new Object();
 
     /**
      * A barrier with {@code enrolled} processes enrolled.
@@ -75,7 +78,7 @@ public final class Barrier {
     public void sync() {
         Fiber me = Fiber.current();
         List<Fiber> release = null;
-        int myRound;
+        Object myRound;
         StackReserve.forOperation(); // the round's wake-ups below must not overflow the stack halfway
         synchronized (this) {
             use(me.pool());
@@ -137,7 +140,7 @@ public final class Barrier {
         List<Fiber> release = waiting;
         waiting = new ArrayList<>(release.size());
         arrived = 0;
-        round++;
+        round = new Object();
         return release;
     }
 

@@ -1,5 +1,6 @@
 package dev.weft.csp;
 
+import dev.weft.csp.runtime.WorkerPool;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -37,22 +38,24 @@ public final class Parallel {
             throw me.cancelledError();
         }
         Par par = new Par(processes.length);
+        int i = 0;
         try {
-            for (int i = 0; i < processes.length; i++) {
+            for (; i < processes.length; i++) {
                 par.started(i, Fiber.spawn(processes[i], par));
             }
         } catch (RuntimeException | Error refused) { // the scheduler refused a branch (closed): undo the others
+            par.neverStarted(processes.length - i);
             par.cancelAll();
-            par.awaitAll(false);
+            par.awaitAllRegardless();
             throw refused;
         }
         CancelledException cancelled = null;
         try {
-            par.awaitAll(true);
+            par.awaitAll();
         } catch (CancelledException e) {
             cancelled = e;
             par.cancelAll();
-            par.awaitAll(false);
+            par.awaitAllRegardless();
         }
         Throwable first = par.firstFailure();
         if (first != null) {
@@ -78,24 +81,47 @@ public final class Parallel {
     }
 
     /**
-     * The branches of one par and what they threw, in order. Guarded by its monitor; the failure list is made
-     * only once a branch fails, so that a par stays small.
+     * The branches of one par, how many have not ended, and what they threw, in order. Guarded by its monitor;
+     * the failure list is made only once a branch fails, so that a par stays small. Each branch tells it of its
+     * end ({@link #ending}), and the last one wakes the par's fiber: that fiber waits once, on the par, not in
+     * each branch's list of joiners (where, beside the par, it would cost each par a list).
      */
-    private static final class Par implements EndWatcher {
+    private static final class Par implements EndWatcher, Waitable {
         private final Fiber[] branches;
         private List<Throwable> failures;
         private boolean cancelling;
+        /** Branches started or still to start that have not ended. */
+        private int running;
+        /** The fiber waiting in {@link #awaitAll}, or null. */
+        private Fiber waiter;
 
         Par(int n) {
             branches = new Fiber[n];
+            running = n;
         }
 
-        /** A branch ends: a failure is the par's to rethrow (nobody else reports it) and cancels the others. */
+        /**
+         * A branch ends: a failure is the par's to rethrow (nobody else reports it) and cancels the others; the
+         * last branch wakes the waiting par.
+         */
         @Override
         public void ending(Fiber branch, Throwable t) {
             if (t != null) {
                 failed(t, branch);
             }
+            Fiber wake;
+            synchronized (this) {
+                running--;
+                wake = running == 0 ? waiter : null;
+            }
+            if (wake != null) {
+                wake.unpark();
+            }
+        }
+
+        /** The last {@code n} branches will never run: the scheduler refused the first of them. */
+        synchronized void neverStarted(int n) {
+            running -= n;
         }
 
         /** Records branch {@code i}; one that starts after the par began cancelling is cancelled at once. */
@@ -140,14 +166,68 @@ public final class Parallel {
             }
         }
 
-        /** Waits for every branch started to end; only a cancellable wait can throw (CancelledException). */
+        /**
+         * Waits for every branch started to end. Throws {@link CancelledException} at once if the waiter is
+         * cancelled already, or once it is cancelled while some branch still runs.
+         */
         @Pausable
-        void awaitAll(boolean cancellable) {
-            for (Fiber f : branches) {
-                if (f != null) {
-                    f.awaitEnd(cancellable);
+        void awaitAll() {
+            Fiber me = Fiber.current();
+            if (me.cancelPending()) {
+                throw me.cancelledError();
+            }
+            if (!waitingFor(me)) {
+                return;
+            }
+            while (!allEnded()) {
+                Fiber.waitOn(this);
+                if (me.cancelPending() && !allEnded()) {
+                    throw me.cancelledError();
                 }
             }
+        }
+
+        /** Waits for every branch started to end, whatever cancellation comes (for cleanup that must see it). */
+        @Pausable
+        void awaitAllRegardless() {
+            Fiber me = Fiber.current();
+            if (!waitingFor(me)) {
+                return;
+            }
+            while (!allEnded()) {
+                if (me.isThreadBound()) {
+                    me.awaitPermitUninterruptibly();
+                } else {
+                    Fiber.waitOn(this);
+                }
+            }
+        }
+
+        /** Makes {@code me} the fiber the last branch wakes; false if none runs. */
+        private synchronized boolean waitingFor(Fiber me) {
+            waiter = me;
+            return running != 0;
+        }
+
+        private synchronized boolean allEnded() {
+            return running == 0;
+        }
+
+        /** The par ends once its branches have: only fibers of {@code pool} can end it if they are all there. */
+        @Override
+        public synchronized boolean onlyUsedBy(WorkerPool pool, boolean creatorCounts) {
+            for (Fiber f : branches) {
+                if (f != null && !f.isDone() && f.pool() != pool) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /** For dumps: "the end of a par's 3 branches (2 running)". */
+        @Override
+        public synchronized String toString() {
+            return "the end of a par's " + branches.length + " branches (" + running + " running)";
         }
 
         /** The first failure with the others added as suppressed, or null. */

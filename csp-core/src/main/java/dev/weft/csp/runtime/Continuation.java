@@ -207,7 +207,7 @@ public abstract class Continuation {
         int last = a.length - 1;
         int top = (int) a[last];
         if (top == last) {
-            long[] b = new long[Math.max(4, a.length * 2)];
+            long[] b = new long[Math.max(2, a.length * 2)]; // first one value and the top
             System.arraycopy(a, 0, b, 0, top);
             prims = a = b;
             last = b.length - 1;
