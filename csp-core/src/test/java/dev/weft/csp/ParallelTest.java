@@ -31,6 +31,53 @@ class ParallelTest {
         }
     }
 
+    /**
+     * The par's fiber waits once, on the par, which its last branch wakes: branches that end before the par has
+     * even recorded them, and branches that pause first, on one worker and many times on two.
+     */
+    @Test
+    @Timeout(60)
+    void theLastBranchToEndWakesThePar() {
+        Schedulers.onOneAndTwoWorkers(200, s -> {
+            AtomicInteger ended = new AtomicInteger();
+            Weft.run(s, () -> {
+                One2OneChannel<Integer> c = Channel.one2one();
+                Parallel.run(
+                        ended::incrementAndGet,
+                        () -> Parallel.run(() -> ended.addAndGet(c.in().read()), () -> c.out().write(10)),
+                        () -> {
+                            Fiber.yield();
+                            ended.incrementAndGet();
+                        },
+                        ended::incrementAndGet);
+                assertEquals(13, ended.get());
+            });
+            assertEquals(13, ended.get());
+        });
+    }
+
+    /** While it waits, the par's fiber shows what it waits on: its branches' end, and how many still run. */
+    @Test
+    @Timeout(10)
+    void aWaitingParShowsHowManyBranchesRun() {
+        try (Scheduler s = Scheduler.singleThreaded()) {
+            Weft.run(s, () -> {
+                One2OneChannel<Integer> first = Channel.one2one();
+                One2OneChannel<Integer> second = Channel.one2one();
+                Fiber par = Weft.spawn(() -> Parallel.run(() -> first.in().read(), () -> second.in().read()));
+                Schedulers.awaitParked(par);
+                assertEquals("the end of a par's 2 branches (2 running)", String.valueOf(par.blocker()));
+                first.out().write(1);
+                while (!String.valueOf(par.blocker()).endsWith("(1 running)")) {
+                    Fiber.yield();
+                }
+                assertTrue(par.isParked(), "one branch still runs");
+                second.out().write(2);
+                par.join();
+            });
+        }
+    }
+
     @Test
     @Timeout(10)
     void rethrowsTheFirstFailureWithTheOthersSuppressed() {
