@@ -1,9 +1,9 @@
 package dev.weft.csp;
 
 /**
- * Hears that a fiber is ending, before anyone can see it done: how a {@link Parallel} learns of a branch's
- * failure at once (to cancel the other branches) without a frame of its own around the user's process,
- * which every pause of the branch would have to save and restore.
+ * Hears that a fiber is ending, before anyone can see it done, and that it has ended, as its joiners do: how a
+ * {@link Parallel} learns of a branch's failure at once (to cancel the other branches) and of its end, without
+ * a frame of its own around the user's process, which every pause of the branch would have to save and restore.
  */
 interface EndWatcher {
     /**
@@ -11,4 +11,7 @@ interface EndWatcher {
      * pause; whatever it throws ends the fiber's carrier slice as a runtime failure, so it should not throw.
      */
     void ending(Fiber fiber, Throwable failure);
+
+    /** Called by the ended fiber itself, once, when it is done, where it wakes its joiners. Must not pause or throw. */
+    void ended(Fiber fiber);
 }

@@ -838,14 +838,12 @@ public final class Fiber extends Continuation {
                 state = DONE;
                 seen = waiting != null;
             }
-            if (waiting instanceof Fiber) {
-                ((Fiber) waiting).unpark();
-            } else if (waiting instanceof List) {
+            if (waiting instanceof List) {
                 for (Object w : (List<?>) waiting) {
-                    if (w instanceof Fiber) {
-                        ((Fiber) w).unpark();
-                    }
+                    wakeJoiner(w);
                 }
+            } else {
+                wakeJoiner(waiting);
             }
             blocker = null;
             transfer = null;
@@ -864,6 +862,15 @@ public final class Fiber extends Continuation {
             if (group != null) {
                 group.ended(this, t, cancelled); // whatever failed above, the run must learn that this fiber ended
             }
+        }
+    }
+
+    /** Tells {@code joiner}, a fiber or a watcher among this ended fiber's joiners (or null), that it is done. */
+    private void wakeJoiner(Object joiner) {
+        if (joiner instanceof Fiber) {
+            ((Fiber) joiner).unpark();
+        } else if (joiner instanceof EndWatcher) {
+            ((EndWatcher) joiner).ended(this);
         }
     }
 

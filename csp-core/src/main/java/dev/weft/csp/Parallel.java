@@ -83,7 +83,7 @@ public final class Parallel {
     /**
      * The branches of one par, how many have not ended, and what they threw, in order. Guarded by its monitor;
      * the failure list is made only once a branch fails, so that a par stays small. Each branch tells it of its
-     * end ({@link #ending}), and the last one wakes the par's fiber: that fiber waits once, on the par, not in
+     * end ({@link #ending}, {@link #ended}), and the last one wakes the par's fiber: that fiber waits once, on the par, not in
      * each branch's list of joiners (where, beside the par, it would cost each par a list).
      */
     private static final class Par implements EndWatcher, Waitable {
@@ -100,15 +100,17 @@ public final class Parallel {
             running = n;
         }
 
-        /**
-         * A branch ends: a failure is the par's to rethrow (nobody else reports it) and cancels the others; the
-         * last branch wakes the waiting par.
-         */
+        /** A branch ends: a failure is the par's to rethrow (nobody else reports it) and cancels the others. */
         @Override
         public void ending(Fiber branch, Throwable t) {
             if (t != null) {
                 failed(t, branch);
             }
+        }
+
+        /** A branch is done: the last one wakes the waiting par, which then finds every branch done. */
+        @Override
+        public void ended(Fiber branch) {
             Fiber wake;
             synchronized (this) {
                 running--;

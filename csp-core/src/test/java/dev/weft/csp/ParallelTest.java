@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -32,8 +34,9 @@ class ParallelTest {
     }
 
     /**
-     * The par's fiber waits once, on the par, which its last branch wakes: branches that end before the par has
-     * even recorded them, and branches that pause first, on one worker and many times on two.
+     * The par's fiber waits once, on the par, which its last branch wakes once done: branches that end before
+     * the par has even recorded them, and branches that pause first, on one worker and many times on two. When
+     * the par returns, every branch is done.
      */
     @Test
     @Timeout(60)
@@ -42,17 +45,23 @@ class ParallelTest {
             AtomicInteger ended = new AtomicInteger();
             Weft.run(s, () -> {
                 One2OneChannel<Integer> c = Channel.one2one();
+                Queue<Fiber> branches = new ConcurrentLinkedQueue<>();
                 Parallel.run(
-                        ended::incrementAndGet,
+                        () -> branches.add(Fiber.current()),
                         () -> Parallel.run(() -> ended.addAndGet(c.in().read()), () -> c.out().write(10)),
                         () -> {
+                            branches.add(Fiber.current());
                             Fiber.yield();
                             ended.incrementAndGet();
                         },
                         ended::incrementAndGet);
-                assertEquals(13, ended.get());
+                assertEquals(12, ended.get());
+                assertEquals(2, branches.size());
+                for (Fiber f : branches) {
+                    assertTrue(f.isDone(), f + " still running after its par returned");
+                }
             });
-            assertEquals(13, ended.get());
+            assertEquals(12, ended.get());
         });
     }
 
