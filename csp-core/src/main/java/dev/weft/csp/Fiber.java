@@ -785,7 +785,7 @@ public final class Fiber extends Continuation {
             }
             try {
                 RUN_WOVEN.invokeExact((CSProcess) process, this);
-            } catch (AbstractMethodError | NoSuchMethodError e) {
+            } catch (AbstractMethodError | NoSuchMethodError | BootstrapMethodError e) {
                 end(Unwoven.explain(e, process));
                 return;
             } catch (Throwable t) {

@@ -15,12 +15,17 @@ final class Unwoven {
      * no message at all (the JVM gives none when the process itself lacks {@code run(Fiber)}).
      */
     static Throwable explain(LinkageError e, Object process) {
+        if (e instanceof BootstrapMethodError) { // a pause site's invokedynamic: what its linkage lacked
+            Throwable cause = e.getCause();
+            String lacked = cause instanceof LinkageError ? cause.getMessage() : null;
+            if (lacked == null || !lacked.contains(RUNTIME)) {
+                return e;
+            }
+            return wovenForAnotherVersion(e, process, lacked);
+        }
         String m = e.getMessage();
-        if (m != null && m.contains(Continuation.class.getName())) {
-            StackTraceElement[] at = e.getStackTrace();
-            String who = at.length > 0 ? at[0].getClassName() : process.getClass().getName(); // the woven caller
-            return new IllegalStateException(who + " was woven by another version of csp-weaver than this csp-core"
-                    + " expects (missing " + m + "). Weave it again with the csp-weaver of csp-core's version", e);
+        if (m != null && m.contains(RUNTIME)) {
+            return wovenForAnotherVersion(e, process, m);
         }
         if (m != null && !m.contains(Fiber.class.getName())) {
             return e;
@@ -35,6 +40,17 @@ final class Unwoven {
                 + " the Maven goal weave of dev.weft:csp-maven-plugin (and weave-main, for builds that stop before the tests),"
                 + " run with -javaagent:csp-weaver.jar, or weave"
                 + " the classes with java -jar csp-weaver.jar IN... -d OUT", e);
+    }
+
+    /** The package of the weaver's ABI: woven code links against it, and nothing else links against it. */
+    private static final String RUNTIME = Continuation.class.getPackageName() + ".";
+
+    /** Names the woven class whose linkage failed (the top of the error's stack) and what it lacked. */
+    private static IllegalStateException wovenForAnotherVersion(LinkageError e, Object process, String lacked) {
+        StackTraceElement[] at = e.getStackTrace();
+        String who = at.length > 0 ? at[0].getClassName() : process.getClass().getName();
+        return new IllegalStateException(who + " was woven by another version of csp-weaver than this csp-core"
+                + " expects (missing " + lacked + "). Weave it again with the csp-weaver of csp-core's version", e);
     }
 
     /** Set by csp-weaver's agent (dev.weft.weaver.agent.WeftAgent) as it installs itself. */

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.Handle;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 
@@ -111,6 +112,55 @@ class UnwovenCodeTest {
             String m = t.getMessage();
             assertTrue(m.contains("snip.OldWoven") && m.contains("another version of csp-weaver")
                     && m.contains("pushSite"), () -> "names the class, the cause and the cure: " + m);
+        }
+    }
+
+    /**
+     * A process woven for ABI 4, whose pause sites had no count of saved references: its bootstrap method, or
+     * for pre-Java-7 class files its {@code PauseSite.of}, no longer exists. Each fails naming the class and
+     * saying to weave again, not with a bare BootstrapMethodError or NoSuchMethodError.
+     */
+    @Test
+    void pauseSitesOfTheLastRuntimeVersionFailClearly() throws Exception {
+        for (boolean indy : new boolean[] {true, false}) {
+            ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_FRAMES | ClassWriter.COMPUTE_MAXS);
+            cw.visit(Opcodes.V17, Opcodes.ACC_PUBLIC, "snip/Abi4", null, "java/lang/Object",
+                    new String[] {"dev/weft/csp/CSProcess"});
+            MethodVisitor init = cw.visitMethod(Opcodes.ACC_PUBLIC, "<init>", "()V", null, null);
+            init.visitVarInsn(Opcodes.ALOAD, 0);
+            init.visitMethodInsn(Opcodes.INVOKESPECIAL, "java/lang/Object", "<init>", "()V", false);
+            init.visitInsn(Opcodes.RETURN);
+            init.visitMaxs(0, 0);
+            init.visitEnd();
+            MethodVisitor plain = cw.visitMethod(Opcodes.ACC_PUBLIC, "run", "()V", null, null);
+            plain.visitInsn(Opcodes.RETURN);
+            plain.visitMaxs(0, 0);
+            plain.visitEnd();
+            MethodVisitor woven = cw.visitMethod(Opcodes.ACC_PUBLIC, "run", "(Ldev/weft/csp/Fiber;)V", null, null);
+            String site = "dev/weft/csp/runtime/PauseSite";
+            if (indy) {
+                woven.visitInvokeDynamicInsn("pauseSite", "()L" + site + ";", new Handle(Opcodes.H_INVOKESTATIC, site,
+                        "bootstrap", "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;"
+                                + "Ljava/lang/invoke/MethodType;Ljava/lang/String;I)Ljava/lang/invoke/CallSite;", false),
+                        "snip.Abi4.run(Abi4.java:1)", 0);
+            } else {
+                woven.visitLdcInsn("snip.Abi4.run(Abi4.java:1)");
+                woven.visitInsn(Opcodes.ICONST_0);
+                woven.visitMethodInsn(Opcodes.INVOKESTATIC, site, "of", "(Ljava/lang/String;I)L" + site + ";", false);
+            }
+            woven.visitInsn(Opcodes.POP);
+            woven.visitInsn(Opcodes.RETURN);
+            woven.visitMaxs(0, 0);
+            woven.visitEnd();
+            cw.visitEnd();
+            CSProcess p = (CSProcess) new Snippets.BytesLoader(Map.of("snip.Abi4", cw.toByteArray()))
+                    .loadClass("snip.Abi4").getConstructor().newInstance();
+            try (Scheduler s = Scheduler.singleThreaded()) {
+                Throwable t = assertThrows(IllegalStateException.class, () -> Weft.run(s, p));
+                String m = t.getMessage();
+                assertTrue(m.contains("snip.Abi4") && m.contains("another version of csp-weaver")
+                        && m.contains("PauseSite"), () -> (indy ? "indy: " : "of: ") + m);
+            }
         }
     }
 }
