@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -83,30 +84,12 @@ class UnwovenCodeTest {
      */
     @Test
     void codeWovenForAnotherRuntimeVersionFailsClearly() throws Exception {
-        ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_FRAMES | ClassWriter.COMPUTE_MAXS);
-        cw.visit(Opcodes.V17, Opcodes.ACC_PUBLIC, "snip/OldWoven", null, "java/lang/Object",
-                new String[] {"dev/weft/csp/CSProcess"});
-        MethodVisitor init = cw.visitMethod(Opcodes.ACC_PUBLIC, "<init>", "()V", null, null);
-        init.visitVarInsn(Opcodes.ALOAD, 0);
-        init.visitMethodInsn(Opcodes.INVOKESPECIAL, "java/lang/Object", "<init>", "()V", false);
-        init.visitInsn(Opcodes.RETURN);
-        init.visitMaxs(0, 0);
-        init.visitEnd();
-        MethodVisitor plain = cw.visitMethod(Opcodes.ACC_PUBLIC, "run", "()V", null, null);
-        plain.visitInsn(Opcodes.RETURN);
-        plain.visitMaxs(0, 0);
-        plain.visitEnd();
-        MethodVisitor woven = cw.visitMethod(Opcodes.ACC_PUBLIC, "run", "(Ldev/weft/csp/Fiber;)V", null, null);
-        woven.visitLdcInsn("snip.OldWoven.run(OldWoven.java:1)");
-        woven.visitVarInsn(Opcodes.ALOAD, 1);
-        woven.visitMethodInsn(Opcodes.INVOKESTATIC, "dev/weft/csp/runtime/Continuation", "pushSite",
-                "(Ljava/lang/String;Ldev/weft/csp/runtime/Continuation;)V", false);
-        woven.visitInsn(Opcodes.RETURN);
-        woven.visitMaxs(0, 0);
-        woven.visitEnd();
-        cw.visitEnd();
-        CSProcess p = (CSProcess) new Snippets.BytesLoader(Map.of("snip.OldWoven", cw.toByteArray()))
-                .loadClass("snip.OldWoven").getConstructor().newInstance();
+        CSProcess p = wovenProcess("OldWoven", woven -> {
+            woven.visitLdcInsn("snip.OldWoven.run(OldWoven.java:1)");
+            woven.visitVarInsn(Opcodes.ALOAD, 1);
+            woven.visitMethodInsn(Opcodes.INVOKESTATIC, "dev/weft/csp/runtime/Continuation", "pushSite",
+                    "(Ljava/lang/String;Ldev/weft/csp/runtime/Continuation;)V", false);
+        });
         try (Scheduler s = Scheduler.singleThreaded()) {
             Throwable t = assertThrows(IllegalStateException.class, () -> Weft.run(s, p));
             String m = t.getMessage();
@@ -123,38 +106,21 @@ class UnwovenCodeTest {
     @Test
     void pauseSitesOfTheLastRuntimeVersionFailClearly() throws Exception {
         for (boolean indy : new boolean[] {true, false}) {
-            ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_FRAMES | ClassWriter.COMPUTE_MAXS);
-            cw.visit(Opcodes.V17, Opcodes.ACC_PUBLIC, "snip/Abi4", null, "java/lang/Object",
-                    new String[] {"dev/weft/csp/CSProcess"});
-            MethodVisitor init = cw.visitMethod(Opcodes.ACC_PUBLIC, "<init>", "()V", null, null);
-            init.visitVarInsn(Opcodes.ALOAD, 0);
-            init.visitMethodInsn(Opcodes.INVOKESPECIAL, "java/lang/Object", "<init>", "()V", false);
-            init.visitInsn(Opcodes.RETURN);
-            init.visitMaxs(0, 0);
-            init.visitEnd();
-            MethodVisitor plain = cw.visitMethod(Opcodes.ACC_PUBLIC, "run", "()V", null, null);
-            plain.visitInsn(Opcodes.RETURN);
-            plain.visitMaxs(0, 0);
-            plain.visitEnd();
-            MethodVisitor woven = cw.visitMethod(Opcodes.ACC_PUBLIC, "run", "(Ldev/weft/csp/Fiber;)V", null, null);
             String site = "dev/weft/csp/runtime/PauseSite";
-            if (indy) {
-                woven.visitInvokeDynamicInsn("pauseSite", "()L" + site + ";", new Handle(Opcodes.H_INVOKESTATIC, site,
-                        "bootstrap", "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;"
-                                + "Ljava/lang/invoke/MethodType;Ljava/lang/String;I)Ljava/lang/invoke/CallSite;", false),
-                        "snip.Abi4.run(Abi4.java:1)", 0);
-            } else {
-                woven.visitLdcInsn("snip.Abi4.run(Abi4.java:1)");
-                woven.visitInsn(Opcodes.ICONST_0);
-                woven.visitMethodInsn(Opcodes.INVOKESTATIC, site, "of", "(Ljava/lang/String;I)L" + site + ";", false);
-            }
-            woven.visitInsn(Opcodes.POP);
-            woven.visitInsn(Opcodes.RETURN);
-            woven.visitMaxs(0, 0);
-            woven.visitEnd();
-            cw.visitEnd();
-            CSProcess p = (CSProcess) new Snippets.BytesLoader(Map.of("snip.Abi4", cw.toByteArray()))
-                    .loadClass("snip.Abi4").getConstructor().newInstance();
+            CSProcess p = wovenProcess("Abi4", woven -> {
+                if (indy) {
+                    woven.visitInvokeDynamicInsn("pauseSite", "()L" + site + ";", new Handle(Opcodes.H_INVOKESTATIC,
+                            site, "bootstrap", "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;"
+                                    + "Ljava/lang/invoke/MethodType;Ljava/lang/String;I)Ljava/lang/invoke/CallSite;",
+                            false), "snip.Abi4.run(Abi4.java:1)", 0);
+                } else {
+                    woven.visitLdcInsn("snip.Abi4.run(Abi4.java:1)");
+                    woven.visitInsn(Opcodes.ICONST_0);
+                    woven.visitMethodInsn(Opcodes.INVOKESTATIC, site, "of", "(Ljava/lang/String;I)L" + site + ";",
+                            false);
+                }
+                woven.visitInsn(Opcodes.POP);
+            });
             try (Scheduler s = Scheduler.singleThreaded()) {
                 Throwable t = assertThrows(IllegalStateException.class, () -> Weft.run(s, p));
                 String m = t.getMessage();
@@ -162,5 +128,33 @@ class UnwovenCodeTest {
                         && m.contains("PauseSite"), () -> (indy ? "indy: " : "of: ") + m);
             }
         }
+    }
+
+    /**
+     * A process class {@code snip.NAME} as a weaver would have written it: {@code run()}, and {@code run(Fiber)}
+     * made of {@code body} and a return; loaded and instantiated.
+     */
+    private static CSProcess wovenProcess(String name, Consumer<MethodVisitor> body) throws Exception {
+        ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_FRAMES | ClassWriter.COMPUTE_MAXS);
+        cw.visit(Opcodes.V17, Opcodes.ACC_PUBLIC, "snip/" + name, null, "java/lang/Object",
+                new String[] {"dev/weft/csp/CSProcess"});
+        MethodVisitor init = cw.visitMethod(Opcodes.ACC_PUBLIC, "<init>", "()V", null, null);
+        init.visitVarInsn(Opcodes.ALOAD, 0);
+        init.visitMethodInsn(Opcodes.INVOKESPECIAL, "java/lang/Object", "<init>", "()V", false);
+        init.visitInsn(Opcodes.RETURN);
+        init.visitMaxs(0, 0);
+        init.visitEnd();
+        MethodVisitor plain = cw.visitMethod(Opcodes.ACC_PUBLIC, "run", "()V", null, null);
+        plain.visitInsn(Opcodes.RETURN);
+        plain.visitMaxs(0, 0);
+        plain.visitEnd();
+        MethodVisitor woven = cw.visitMethod(Opcodes.ACC_PUBLIC, "run", "(Ldev/weft/csp/Fiber;)V", null, null);
+        body.accept(woven);
+        woven.visitInsn(Opcodes.RETURN);
+        woven.visitMaxs(0, 0);
+        woven.visitEnd();
+        cw.visitEnd();
+        return (CSProcess) new Snippets.BytesLoader(Map.of("snip." + name, cw.toByteArray()))
+                .loadClass("snip." + name).getConstructor().newInstance();
     }
 }
