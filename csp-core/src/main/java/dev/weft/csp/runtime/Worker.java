@@ -34,6 +34,8 @@ final class Worker implements Runnable {
     private static final int DISPATCH_LIMIT = 256;
     /** Batches smaller than this are merged as the owner takes them back from its window. */
     private static final int MERGE_BELOW = 8;
+    /** The most fibers that spawns gather in one private batch while the migration window is full. */
+    private static final int SPAWN_BATCH = 32;
     /** How long an idle worker spins looking for work before it parks. */
     private static final long SPIN_NANOS = 5_000;
     /** A worker whose slice has lasted this long lets idle workers take the fibers queued behind it. */
@@ -168,16 +170,28 @@ final class Worker implements Runnable {
     /**
      * A fiber spawned by the fiber running here: queued here, in the migration window, so that it starts
      * here unless an idle worker takes it first (even while the spawner keeps this carrier busy). The
-     * owner merges small batches again as it takes them back.
+     * owner merges small batches again as it takes them back. While the window is full, new fibers fill the
+     * newest private batch (up to {@value #SPAWN_BATCH}), and the oldest private batches enter the window as
+     * soon as thieves make room there: a spawner that outpaces its thieves hands them ever larger batches,
+     * without a batch, a window slot and a compare-and-set for each fiber.
      */
     void pushNew(Continuation c) {
         if (!stealing) {
             active.add(c);
             return;
         }
-        Batch b = newBatch();
-        b.add(c);
-        enqueue(b);
+        Batch last = overflow.last();
+        if (last != null && last.size() < SPAWN_BATCH) {
+            last.add(c);
+        } else {
+            Batch b = newBatch();
+            b.add(c);
+            enqueue(b);
+        }
+        if (!overflow.isEmpty() && window.hasRoom()) {
+            refillWindow(); // thieves took batches during this slice: publish the waiting ones now, not at the rotation
+            pool.signalWork(this);
+        }
     }
 
     /** Counts a hand-placed preemption check ({@code Fiber.yieldIfDue}): true once every {@code every}. Carrier only. */
