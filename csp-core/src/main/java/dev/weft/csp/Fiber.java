@@ -916,7 +916,7 @@ public final class Fiber extends Continuation {
         inheritLocals();
         RunGroup group = group();
         if (group != null) {
-            group.started();
+            pool.started(group);
             cancelled = group.isCancelling();
         }
         state = RUNNABLE;

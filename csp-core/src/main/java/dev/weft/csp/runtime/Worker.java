@@ -36,6 +36,8 @@ final class Worker implements Runnable {
     private static final int MERGE_BELOW = 8;
     /** The most fibers that spawns gather in one private batch while the migration window is full. */
     private static final int SPAWN_BATCH = 32;
+    /** How many starts of one run a slice that spawns several counts at a time (see {@link #countStarted}). */
+    private static final int START_CREDIT = 64;
     /** How long an idle worker spins looking for work before it parks. */
     private static final long SPIN_NANOS = 5_000;
     /** A worker whose slice has lasted this long lets idle workers take the fibers queued behind it. */
@@ -71,6 +73,11 @@ final class Worker implements Runnable {
     private boolean shrank;
     /** Slices dispatched so far (written by the owner, read by idle workers to see a slice that lasts). */
     private int slices;
+    /** The slice that last counted a new fiber of a run at once (see {@link #countStarted}). */
+    private int countedInSlice = -1;
+    /** The run whose fibers the running slice counts from its credit, and the counts left; the slice's end returns them. */
+    private RunGroup credited;
+    private int credit;
     // The watchdog's view of this worker (CarrierWatchdog): its thread alone reads and writes these.
     private int watchedSlice;
     private long watchedSince;
@@ -168,6 +175,39 @@ final class Worker implements Runnable {
     }
 
     /**
+     * Counts a fiber of {@code run} spawned by the fiber running here. The first of a slice is counted at once;
+     * a slice that spawns more takes {@value #START_CREDIT} counts at a time and uses them up, and gives back
+     * what is left as it ends ({@link #returnCredit}). The run cannot look finished meanwhile: the spawner,
+     * one of its fibers, runs. Carrier only.
+     */
+    void countStarted(RunGroup run) {
+        if (credit > 0 && credited == run) {
+            credit--;
+        } else if (countedInSlice != slices) {
+            countedInSlice = slices;
+            run.started();
+        } else {
+            returnCredit();
+            run.reserve(START_CREDIT);
+            credited = run;
+            credit = START_CREDIT - 1;
+        }
+    }
+
+    /** Gives back the counts that the slice took for fibers it did not spawn. */
+    private void returnCredit() {
+        RunGroup run = credited;
+        if (run != null) {
+            int unused = credit;
+            credited = null;
+            credit = 0;
+            if (unused > 0) {
+                run.release(unused);
+            }
+        }
+    }
+
+    /**
      * A fiber spawned by the fiber running here: queued here, in the migration window, so that it starts
      * here unless an idle worker takes it first (even while the spawner keeps this carrier busy). The
      * owner merges small batches again as it takes them back. While the window is full, new fibers fill the
@@ -253,6 +293,9 @@ final class Worker implements Runnable {
                     c.runSlice();
                 } catch (Throwable t) {
                     pool.carrierFailure(c, t);
+                }
+                if (credited != null) {
+                    returnCredit();
                 }
                 running = null;
             }
@@ -482,6 +525,7 @@ final class Worker implements Runnable {
             Batch b = victim.window.poll();
             if (b != null) {
                 stole(b.size());
+                adopt(b);
                 active.takeAll(b);
                 spare = b;
                 return true;
@@ -491,6 +535,32 @@ final class Worker implements Runnable {
             }
         }
         return stealFromStuck(all, now);
+    }
+
+    /**
+     * Makes this worker the home of the fibers of a batch stolen from a window: they move to its live list, so
+     * that those that end here (most fibers stolen as they start) leave that list, not their spawner's, which
+     * the spawner keeps adding to: one lock of the old home per run of fibers from it, not one per fiber.
+     */
+    private void adopt(FiberQueue b) {
+        Continuation c = b.first();
+        while (c != null) {
+            Worker from = c.home;
+            if (from == this || from == null) {
+                c = (Continuation) c.next;
+                continue;
+            }
+            LiveFibers.lockBoth(from, this);
+            try {
+                do {
+                    from.live.moveTo(c, live);
+                    c.home = this;
+                    c = (Continuation) c.next;
+                } while (c != null && c.home == from);
+            } finally {
+                LiveFibers.unlockBoth(from, this);
+            }
+        }
     }
 
     /**

@@ -136,6 +136,20 @@ public final class WorkerPool {
         }
     }
 
+    /**
+     * Counts a new fiber of {@code group} as started: at once, or from the credit of the carrier spawning it
+     * (see {@link Worker#countStarted}), which spares a spawner that starts many fibers in one slice a
+     * compare-and-set on a counter that the workers running them write as they end.
+     */
+    public void started(RunGroup group) {
+        Worker w = Worker.current();
+        if (w != null && w.pool == this && w.running != null) {
+            w.countStarted(group);
+        } else {
+            group.started();
+        }
+    }
+
     /** Queues a new fiber: on the spawner's worker if it is ours, else on a parked worker or the next one. */
     public void submitNew(Continuation fiber) {
         if (broken != null) {
@@ -336,9 +350,7 @@ public final class WorkerPool {
     public List<Continuation> liveSnapshot() {
         List<Continuation> out = new ArrayList<>();
         synchronized (probeLock) {
-            for (Worker w : workers) {
-                w.live.snapshot(out);
-            }
+            LiveFibers.snapshot(workers, out);
             for (WeakReference<DeadlockProbe> handle : probes) {
                 DeadlockProbe p = handle.get();
                 if (p != null && p.out) {
