@@ -251,7 +251,7 @@ public final class Fiber extends Continuation {
         if (cancellable && me.cancelPending()) {
             throw me.cancelledError();
         }
-        if (!addJoiner(me)) {
+        if (state == DONE || !addJoiner(me)) { // done: no monitor (its end, maybe on another carrier, wrote it last)
             return;
         }
         if (!cancellable && me.isThreadBound()) {
