@@ -58,8 +58,7 @@ public abstract class Continuation {
     Object next;
     /**
      * The worker whose {@link LiveFibers} list holds this continuation while it lives (set when it is first
-     * queued, changed when a worker steals it from a window, kept after it ends): external wake-ups go there,
-     * and its pool is the fiber's ({@link #homePool()}).
+     * queued, kept after it ends): external wake-ups go there, and its pool is the fiber's ({@link #homePool()}).
      */
     Worker home;
     Continuation liveNext;

@@ -4,13 +4,12 @@ import java.util.List;
 import java.util.function.Predicate;
 
 /**
- * The fibers homed on one worker that have not ended yet, for fiber dumps, cancellation and deadlock reports: a
- * doubly linked list through the fibers' own fields, so adding and removing allocate nothing. A fiber is added
- * to the list of the worker it is first queued on; a worker that steals a batch of fibers moves them to its
- * own list ({@link #moveTo}), so that fibers stolen as they start and ending where they ran never touch
- * their spawner's list again. A fiber is removed from its home's list wherever it ends; a tiny lock
- * ({@link RuntimeLock}), almost always uncontended, guards the links. The {@link #count} of a list moves with
- * its fibers.
+ * The fibers started on one worker that have not ended yet, for fiber dumps and deadlock reports: a doubly
+ * linked list through the fibers' own fields, so adding and removing allocate nothing. A fiber is removed
+ * from the list it was added to (its home), wherever it ends; a tiny lock ({@link RuntimeLock}), almost always
+ * uncontended, guards the links. A fiber that ends on another worker is removed a little later, with the
+ * others that ended there, under one lock ({@link #removeRun}, see {@link Worker#endedHere}): until then
+ * the list may hold a fiber that is done.
  */
 final class LiveFibers {
     private final RuntimeLock lock = new RuntimeLock();
@@ -92,53 +91,37 @@ final class LiveFibers {
     }
 
     /**
-     * Moves {@code c}, which is in this list, to {@code to}; the caller holds both locks ({@link #lockBoth}).
+     * Removes {@code first} and the fibers that follow it through {@link Continuation#next} while they are of
+     * this list, under one lock; returns the first that is not (or null). Clears the links it follows.
      */
-    void moveTo(Continuation c, LiveFibers to) {
-        unlink(c);
-        count = count - 1;
-        to.link(c);
-        to.count = to.count + 1;
-    }
-
-    /** Takes the locks of {@code a} and {@code b} (two lists of one pool) in the pool's order: no two movers deadlock. */
-    static void lockBoth(Worker a, Worker b) {
-        Worker first = a.index < b.index ? a : b;
-        first.live.lock.lock();
+    Continuation removeRun(Continuation first) {
+        Continuation c = first;
+        int removed = 0;
+        lock.lock();
         try {
-            (first == a ? b : a).live.lock.lock();
-        } catch (Throwable t) { // a stack overflow strikes before a lock is taken (see RuntimeLock.lock)
-            first.live.lock.unlock();
-            throw t;
+            do {
+                Continuation next = (Continuation) c.next;
+                c.next = null;
+                unlink(c);
+                removed++;
+                c = next;
+            } while (c != null && c.home.live == this);
+        } finally {
+            count = count - removed;
+            lock.unlock();
         }
+        return c;
     }
 
-    /** Leaves the locks that {@link #lockBoth} took. */
-    static void unlockBoth(Worker a, Worker b) {
-        a.live.lock.unlock();
-        b.live.lock.unlock();
-    }
-
-    /**
-     * Adds every live fiber of {@code workers} to {@code out}: all their lists locked at once (in order), so
-     * that a fiber moving from one list to another is seen once, neither missed nor counted twice.
-     */
-    static void snapshot(Worker[] workers, List<Continuation> out) {
-        int locked = 0;
+    /** Adds every live fiber to {@code out}. */
+    void snapshot(List<Continuation> out) {
+        lock.lock();
         try {
-            for (Worker w : workers) {
-                w.live.lock.lock();
-                locked++;
-            }
-            for (Worker w : workers) {
-                for (Continuation c = w.live.head; c != null; c = c.liveNext) {
-                    out.add(c);
-                }
+            for (Continuation c = head; c != null; c = c.liveNext) {
+                out.add(c);
             }
         } finally {
-            for (int i = 0; i < locked; i++) {
-                workers[i].live.lock.unlock();
-            }
+            lock.unlock();
         }
     }
 

@@ -38,6 +38,8 @@ final class Worker implements Runnable {
     private static final int SPAWN_BATCH = 32;
     /** How many starts of one run a slice that spawns several counts at a time (see {@link #countStarted}). */
     private static final int START_CREDIT = 64;
+    /** The most fibers of other homes that end here before they leave their homes' live lists. */
+    private static final int ENDED_AWAY_LIMIT = 64;
     /** How long an idle worker spins looking for work before it parks. */
     private static final long SPIN_NANOS = 5_000;
     /** A worker whose slice has lasted this long lets idle workers take the fibers queued behind it. */
@@ -67,6 +69,9 @@ final class Worker implements Runnable {
     private final RunQueue active;
     private final BatchList overflow = new BatchList();
     private Batch spare;
+    /** Fibers of other homes that ended here, linked through {@link Continuation#next} (see {@link #endedHere}). */
+    private Continuation endedAway;
+    private int endedAwayCount;
     private int dispatch;
     /** Hand-placed preemption checks left before the next look at whether others wait (see countYieldCheck). */
     private int yieldChecks;
@@ -234,6 +239,33 @@ final class Worker implements Runnable {
         }
     }
 
+    /**
+     * A fiber homed on another worker ended here (it was stolen): it joins the fibers that leave their homes'
+     * live lists together, at the latest as this worker rotates or idles, so that a thief running fibers
+     * that another worker goes on spawning does not take that worker's list lock once for each. Carrier only.
+     */
+    void endedHere(Continuation c) {
+        c.next = endedAway; // free: an ended fiber is in no queue
+        endedAway = c;
+        if (++endedAwayCount >= ENDED_AWAY_LIMIT) {
+            removeEndedAway();
+        }
+    }
+
+    /** Takes the fibers that ended here out of their homes' live lists, one lock per run of fibers of a home. */
+    private void removeEndedAway() {
+        Continuation c = endedAway;
+        if (c == null) {
+            return;
+        }
+        endedAway = null;
+        endedAwayCount = 0;
+        while (c != null) {
+            c = c.home.live.removeRun(c);
+        }
+        pool.fibersLeft();
+    }
+
     /** Counts a hand-placed preemption check ({@code Fiber.yieldIfDue}): true once every {@code every}. Carrier only. */
     boolean countYieldCheck(int every) {
         if (--yieldChecks > 0) {
@@ -304,7 +336,11 @@ final class Worker implements Runnable {
             throw t;
         } finally {
             stopped = true;
-            pool.workerStopped(this, crash);
+            try {
+                removeEndedAway();
+            } finally {
+                pool.workerStopped(this, crash);
+            }
         }
     }
 
@@ -334,6 +370,7 @@ final class Worker implements Runnable {
     }
 
     private void rotate() {
+        removeEndedAway();
         active.drain(inbox);
         if (!timers.isEmpty()) {
             TimerHeap.fire(timers.takeDue(pool.nanoTime(), false));
@@ -402,6 +439,7 @@ final class Worker implements Runnable {
 
     /** Looks for work, spinning briefly, then parks; false once the pool is closed and idle for good. */
     private boolean idle() {
+        removeEndedAway(); // before the pool can look at rest: its live lists are exact then
         idling = true;
         pool.idle.incrementAndGet();
         try {
@@ -525,7 +563,6 @@ final class Worker implements Runnable {
             Batch b = victim.window.poll();
             if (b != null) {
                 stole(b.size());
-                adopt(b);
                 active.takeAll(b);
                 spare = b;
                 return true;
@@ -535,32 +572,6 @@ final class Worker implements Runnable {
             }
         }
         return stealFromStuck(all, now);
-    }
-
-    /**
-     * Makes this worker the home of the fibers of a batch stolen from a window: they move to its live list, so
-     * that those that end here (most fibers stolen as they start) leave that list, not their spawner's, which
-     * the spawner keeps adding to: one lock of the old home per run of fibers from it, not one per fiber.
-     */
-    private void adopt(FiberQueue b) {
-        Continuation c = b.first();
-        while (c != null) {
-            Worker from = c.home;
-            if (from == this || from == null) {
-                c = (Continuation) c.next;
-                continue;
-            }
-            LiveFibers.lockBoth(from, this);
-            try {
-                do {
-                    from.live.moveTo(c, live);
-                    c.home = this;
-                    c = (Continuation) c.next;
-                } while (c != null && c.home == from);
-            } finally {
-                LiveFibers.unlockBoth(from, this);
-            }
-        }
     }
 
     /**

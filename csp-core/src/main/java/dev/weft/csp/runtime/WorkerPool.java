@@ -186,14 +186,27 @@ public final class WorkerPool {
         return workers[Math.floorMod(nextExternal.getAndIncrement(), workers.length)];
     }
 
-    /** A fiber ended: it leaves the live list of its home worker (once: it ends once), and keeps its home. */
+    /**
+     * A fiber ended: it leaves the live list of its home worker (once: it ends once), and keeps its home. One
+     * that ended on another of our carriers leaves it a little later (see {@link Worker#endedHere}).
+     */
     public void ended(Continuation fiber) {
         Worker home = fiber.home;
         if (home != null) {
-            home.live.remove(fiber);
-            if (closed && liveFibers() == 0) {
-                wakeAll();
+            Worker here = Worker.current();
+            if (here != null && here != home && here.pool == this) {
+                here.endedHere(fiber);
+                return;
             }
+            home.live.remove(fiber);
+            fibersLeft();
+        }
+    }
+
+    /** Fibers left the live lists: once the pool is closed, its carriers stop with the last. */
+    void fibersLeft() {
+        if (closed && liveFibers() == 0) {
+            wakeAll();
         }
     }
 
@@ -350,7 +363,9 @@ public final class WorkerPool {
     public List<Continuation> liveSnapshot() {
         List<Continuation> out = new ArrayList<>();
         synchronized (probeLock) {
-            LiveFibers.snapshot(workers, out);
+            for (Worker w : workers) {
+                w.live.snapshot(out);
+            }
             for (WeakReference<DeadlockProbe> handle : probes) {
                 DeadlockProbe p = handle.get();
                 if (p != null && p.out) {
@@ -481,6 +496,8 @@ public final class WorkerPool {
      * Moves the live fibers of each of {@code runs} into the ring of a new probe of its own, and keeps only the
      * probes' weak handles ({@link #probes}). No frame of the thread that sends probes may hold one once this
      * returns, or a collection that comes before that frame is gone would find the ring reachable from it.
+     * The lists hold no fiber that is done: every worker emptied its {@link Worker#endedHere} list as it went
+     * idle, and ran nothing since (the pool is at rest).
      */
     private void hangFibersOf(Function<Continuation, RunGroup> runOf, Set<RunGroup> runs) {
         Map<RunGroup, DeadlockProbe> byRun = new HashMap<>();
