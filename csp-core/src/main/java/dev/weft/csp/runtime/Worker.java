@@ -241,8 +241,9 @@ final class Worker implements Runnable {
 
     /**
      * A fiber homed on another worker ended here (it was stolen): it joins the fibers that leave their homes'
-     * live lists together, at the latest as this worker rotates or idles, so that a thief running fibers
-     * that another worker goes on spawning does not take that worker's list lock once for each. Carrier only.
+     * live lists together, {@value #ENDED_AWAY_LIMIT} at a time, or fewer as this worker rotates after a full
+     * dispatch budget or parks, so that a thief running fibers that another worker goes on spawning does not
+     * take that worker's list lock once for each. Carrier only.
      */
     void endedHere(Continuation c) {
         c.next = endedAway; // free: an ended fiber is in no queue
@@ -370,7 +371,9 @@ final class Worker implements Runnable {
     }
 
     private void rotate() {
-        removeEndedAway();
+        if (dispatch < 0) { // busy a while: not each time a thief's small batch runs out
+            removeEndedAway();
+        }
         active.drain(inbox);
         if (!timers.isEmpty()) {
             TimerHeap.fire(timers.takeDue(pool.nanoTime(), false));
@@ -439,7 +442,6 @@ final class Worker implements Runnable {
 
     /** Looks for work, spinning briefly, then parks; false once the pool is closed and idle for good. */
     private boolean idle() {
-        removeEndedAway(); // before the pool can look at rest: its live lists are exact then
         idling = true;
         pool.idle.incrementAndGet();
         try {
@@ -482,6 +484,7 @@ final class Worker implements Runnable {
             }
             Thread.onSpinWait();
         }
+        removeEndedAway(); // before the pool can look at rest: its live lists are exact then
         parkSessions = parkSessions + 1; // single writer
         PARKED.setVolatile(this, 1);
         try {

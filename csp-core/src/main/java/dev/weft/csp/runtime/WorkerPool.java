@@ -496,8 +496,8 @@ public final class WorkerPool {
      * Moves the live fibers of each of {@code runs} into the ring of a new probe of its own, and keeps only the
      * probes' weak handles ({@link #probes}). No frame of the thread that sends probes may hold one once this
      * returns, or a collection that comes before that frame is gone would find the ring reachable from it.
-     * The lists hold no fiber that is done: every worker emptied its {@link Worker#endedHere} list as it went
-     * idle, and ran nothing since (the pool is at rest).
+     * The lists hold no fiber that is done: every worker emptied its {@link Worker#endedHere} list as it
+     * parked, and ran nothing since (the pool is at rest).
      */
     private void hangFibersOf(Function<Continuation, RunGroup> runOf, Set<RunGroup> runs) {
         Map<RunGroup, DeadlockProbe> byRun = new HashMap<>();
