@@ -919,7 +919,7 @@ public final class Fiber extends Continuation {
             pool.started(group);
             cancelled = group.isCancelling();
         }
-        state = RUNNABLE;
+        STATE.lazySet(this, RUNNABLE); // no fence: the queue that takes it publishes it
         RuntimeEvents.fiberSpawned(this, pool.name());
         try {
             pool.submitNew(this);

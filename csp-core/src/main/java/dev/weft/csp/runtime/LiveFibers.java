@@ -1,5 +1,7 @@
 package dev.weft.csp.runtime;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.List;
 import java.util.function.Predicate;
 
@@ -12,7 +14,18 @@ import java.util.function.Predicate;
  * the list may hold a fiber that is done (a few dozen per carrier at most, none once the pool is at rest).
  */
 final class LiveFibers {
+    private static final VarHandle COUNT;
+
+    static {
+        try {
+            COUNT = MethodHandles.lookup().findVarHandle(LiveFibers.class, "count", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private final RuntimeLock lock = new RuntimeLock();
+    /** Written under the lock with release stores (no fence of its own: the lock has one); read without it. */
     private volatile int count;
     private Continuation head;
 
@@ -23,7 +36,7 @@ final class LiveFibers {
     void add(Continuation c) {
         lock.lock();
         link(c);
-        count = count + 1;
+        COUNT.setRelease(this, count + 1);
         lock.unlock();
     }
 
@@ -86,7 +99,7 @@ final class LiveFibers {
     void remove(Continuation c) {
         lock.lock();
         unlink(c);
-        count = count - 1;
+        COUNT.setRelease(this, count - 1);
         lock.unlock();
     }
 
@@ -107,7 +120,7 @@ final class LiveFibers {
                 c = next;
             } while (c != null && c.home.live == this);
         } finally {
-            count = count - removed;
+            COUNT.setRelease(this, count - removed);
             lock.unlock();
         }
         return c;
