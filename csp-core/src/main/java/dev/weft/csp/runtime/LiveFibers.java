@@ -11,7 +11,8 @@ import java.util.function.Predicate;
  * from the list it was added to (its home), wherever it ends; a tiny lock ({@link RuntimeLock}), almost always
  * uncontended, guards the links. A fiber that ends on another worker is removed a little later, with the
  * others that ended there, under one lock ({@link #removeRun}, see {@link Worker#endedHere}): until then
- * the list may hold a fiber that is done (a few dozen per carrier at most, none once the pool is at rest).
+ * the list may hold a fiber that is done (a few dozen per carrier at most; none of a {@code Weft.run} that
+ * has returned, and none once the pool is at rest).
  */
 final class LiveFibers {
     private static final VarHandle COUNT;

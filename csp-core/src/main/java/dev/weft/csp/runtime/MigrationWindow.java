@@ -56,11 +56,6 @@ final class MigrationWindow {
         return head == tail;
     }
 
-    /** The number of batches waiting (a hint while thieves take). */
-    int size() {
-        return tail - head;
-    }
-
     /** Whether the owner can add without overflowing. */
     boolean hasRoom() {
         return tail - head < CAPACITY;

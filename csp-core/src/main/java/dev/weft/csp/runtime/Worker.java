@@ -69,8 +69,10 @@ final class Worker implements Runnable {
     private final RunQueue active;
     private final BatchList overflow = new BatchList();
     private Batch spare;
-    /** Fibers of other homes that ended here, linked through {@link Continuation#next} (see {@link #endedHere}). */
-    private Continuation endedAway;
+    /** Fibers of other homes that ended here (see {@link #endedHere}), and about how many (owner only). */
+    final Inbox endedAway = new Inbox();
+    /** Held while fibers taken from {@link #endedAway} leave their lists (see {@link WorkerPool#removeEnded}). */
+    final RuntimeLock endedAwayLock = new RuntimeLock();
     private int endedAwayCount;
     private int dispatch;
     /** Hand-placed preemption checks left before the next look at whether others wait (see countYieldCheck). */
@@ -242,29 +244,21 @@ final class Worker implements Runnable {
     /**
      * A fiber homed on another worker ended here (it was stolen): it joins the fibers that leave their homes'
      * live lists together, {@value #ENDED_AWAY_LIMIT} at a time, or fewer as this worker rotates after a full
-     * dispatch budget or parks, so that a thief running fibers that another worker goes on spawning does not
-     * take that worker's list lock once for each. Carrier only.
+     * dispatch budget or parks, or as the {@code Weft.run} of one of them returns, so that a thief running
+     * fibers that another worker goes on spawning does not take that worker's list lock once for each.
+     * Carrier only.
      */
     void endedHere(Continuation c) {
-        c.next = endedAway; // free: an ended fiber is in no queue
-        endedAway = c;
+        endedAway.push(c); // its link is free: an ended fiber is in no queue
         if (++endedAwayCount >= ENDED_AWAY_LIMIT) {
             removeEndedAway();
         }
     }
 
-    /** Takes the fibers that ended here out of their homes' live lists, one lock per run of fibers of a home. */
+    /** Takes the fibers that ended here out of their homes' live lists (see {@link WorkerPool#removeEnded}). */
     private void removeEndedAway() {
-        Continuation c = endedAway;
-        if (c == null) {
-            return;
-        }
-        endedAway = null;
         endedAwayCount = 0;
-        while (c != null) {
-            c = c.home.live.removeRun(c);
-        }
-        pool.fibersLeft();
+        pool.removeEnded(this);
     }
 
     /** Counts a hand-placed preemption check ({@code Fiber.yieldIfDue}): true once every {@code every}. Carrier only. */

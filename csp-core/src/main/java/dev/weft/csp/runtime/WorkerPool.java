@@ -203,6 +203,27 @@ public final class WorkerPool {
         }
     }
 
+    /**
+     * Takes the fibers that ended on {@code w} away from home out of their homes' live lists, one lock per run
+     * of fibers of one home. Any thread: under {@code w}'s lock for it, so that whoever comes second (even to
+     * find nothing left) waits until the fibers that the first took are out.
+     */
+    void removeEnded(Worker w) {
+        Continuation c;
+        w.endedAwayLock.lock();
+        try {
+            c = w.endedAway.takeAll();
+            for (Continuation next = c; next != null; ) {
+                next = next.home.live.removeRun(next);
+            }
+        } finally {
+            w.endedAwayLock.unlock();
+        }
+        if (c != null) {
+            fibersLeft();
+        }
+    }
+
     /** Fibers left the live lists: once the pool is closed, its carriers stop with the last. */
     void fibersLeft() {
         if (closed && liveFibers() == 0) {
@@ -331,9 +352,16 @@ public final class WorkerPool {
         return check != null && blockingInFlight.get() == 0 && check.onlyTimersCanWake(this);
     }
 
-    /** Unregisters a {@code Weft.run} that has returned. */
+    /**
+     * Unregisters a {@code Weft.run} that is returning. Every fiber of a finished run has left the live lists
+     * by then: those that ended on another carrier than their home's are taken out now, if that carrier has
+     * not done it yet (each was queued for it before it counted as ended).
+     */
     public void runEnded(RunGroup run) {
         runs.remove(run);
+        for (Worker w : workers) {
+            removeEnded(w);
+        }
     }
 
     /** Counts a {@code Weft.blocking} call in flight (+1 as it starts, -1 as it returns). */
@@ -341,7 +369,10 @@ public final class WorkerPool {
         blockingInFlight.addAndGet(delta);
     }
 
-    /** The number of fibers started on this pool that have not ended. */
+    /**
+     * The number of fibers started on this pool that have not left their live lists: those that have not
+     * ended, and while the pool is busy a few that ended on another carrier than their home's moments ago.
+     */
     public int liveFibers() {
         int n = 0;
         for (Worker w : workers) {
