@@ -251,7 +251,7 @@ public final class Fiber extends Continuation {
         if (cancellable && me.cancelPending()) {
             throw me.cancelledError();
         }
-        if (!addJoiner(me)) {
+        if (state == DONE || !addJoiner(me)) { // done: no monitor (its end, maybe on another carrier, wrote it last)
             return;
         }
         if (!cancellable && me.isThreadBound()) {
@@ -923,10 +923,10 @@ public final class Fiber extends Continuation {
         inheritLocals();
         RunGroup group = group();
         if (group != null) {
-            group.started();
+            pool.started(group);
             cancelled = group.isCancelling();
         }
-        state = RUNNABLE;
+        STATE.lazySet(this, RUNNABLE); // no fence: the queue that takes it publishes it
         RuntimeEvents.fiberSpawned(this, pool.name());
         try {
             pool.submitNew(this);

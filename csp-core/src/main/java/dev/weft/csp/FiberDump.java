@@ -16,6 +16,7 @@ final class FiberDump {
 
     static void write(WorkerPool pool, PrintStream out) {
         List<Continuation> live = pool.liveSnapshot();
+        live.removeIf(c -> ((Fiber) c).isDone()); // ended on another carrier, about to leave its home's list
         out.println("Weft scheduler " + pool.name() + ": " + pool.size() + (pool.size() == 1 ? " worker, " : " workers, ")
                 + live.size() + (live.size() == 1 ? " live fiber" : " live fibers") + ", " + pool.steals()
                 + " batches stolen");

@@ -9,6 +9,11 @@ final class BatchList {
         return head == null;
     }
 
+    /** The newest batch, or null. */
+    Batch last() {
+        return tail;
+    }
+
     void add(Batch b) {
         b.link = null;
         if (tail == null) {

@@ -6,7 +6,8 @@ import java.lang.invoke.VarHandle;
 /**
  * Fibers handed to a worker by other threads (a plain thread's wake-up, a new fiber from outside): a
  * lock-free stack through the fibers' own link field, so pushing allocates nothing. The owner, or an idle
- * worker, takes everything at once and queues it oldest first.
+ * worker, takes everything at once and queues it oldest first. A worker keeps a second one for the fibers
+ * of other homes that ended there ({@link Worker#endedHere}), which any thread may take ({@link #takeAll}).
  */
 final class Inbox {
     private static final VarHandle TOP;
@@ -35,12 +36,17 @@ final class Inbox {
         return top == null;
     }
 
+    /** Takes everything pushed so far: the newest, the others following through {@code next}; or null. */
+    Continuation takeAll() {
+        return top == null ? null : (Continuation) TOP.getAndSet(this, null);
+    }
+
     /** Moves everything pushed so far to the end of {@code q}, oldest first; false if there was nothing. */
     boolean drainTo(FiberQueue q) {
-        if (top == null) {
+        Continuation c = takeAll();
+        if (c == null) {
             return false;
         }
-        Continuation c = (Continuation) TOP.getAndSet(this, null);
         Continuation reversed = null;
         while (c != null) {
             Continuation n = (Continuation) c.next;

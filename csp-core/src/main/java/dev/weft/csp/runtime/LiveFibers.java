@@ -1,5 +1,7 @@
 package dev.weft.csp.runtime;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.List;
 import java.util.function.Predicate;
 
@@ -7,10 +9,24 @@ import java.util.function.Predicate;
  * The fibers started on one worker that have not ended yet, for fiber dumps and deadlock reports: a doubly
  * linked list through the fibers' own fields, so adding and removing allocate nothing. A fiber is removed
  * from the list it was added to (its home), wherever it ends; a tiny lock ({@link RuntimeLock}), almost always
- * uncontended, guards the links.
+ * uncontended, guards the links. A fiber that ends on another worker is removed a little later, with the
+ * others that ended there, under one lock ({@link #removeRun}, see {@link Worker#endedHere}): until then
+ * the list may hold a fiber that is done (a few dozen per carrier at most; none of a {@code Weft.run} that
+ * has returned, and none once the pool is at rest).
  */
 final class LiveFibers {
+    private static final VarHandle COUNT;
+
+    static {
+        try {
+            COUNT = MethodHandles.lookup().findVarHandle(LiveFibers.class, "count", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private final RuntimeLock lock = new RuntimeLock();
+    /** Written under the lock with release stores (no fence of its own: the lock has one); read without it. */
     private volatile int count;
     private Continuation head;
 
@@ -21,7 +37,7 @@ final class LiveFibers {
     void add(Continuation c) {
         lock.lock();
         link(c);
-        count = count + 1;
+        COUNT.setRelease(this, count + 1);
         lock.unlock();
     }
 
@@ -84,8 +100,31 @@ final class LiveFibers {
     void remove(Continuation c) {
         lock.lock();
         unlink(c);
-        count = count - 1;
+        COUNT.setRelease(this, count - 1);
         lock.unlock();
+    }
+
+    /**
+     * Removes {@code first} and the fibers that follow it through {@link Continuation#next} while they are of
+     * this list, under one lock; returns the first that is not (or null). Clears the links it follows.
+     */
+    Continuation removeRun(Continuation first) {
+        Continuation c = first;
+        int removed = 0;
+        lock.lock();
+        try {
+            do {
+                Continuation next = (Continuation) c.next;
+                c.next = null;
+                unlink(c);
+                removed++;
+                c = next;
+            } while (c != null && c.home.live == this);
+        } finally {
+            COUNT.setRelease(this, count - removed);
+            lock.unlock();
+        }
+        return c;
     }
 
     /** Adds every live fiber to {@code out}. */

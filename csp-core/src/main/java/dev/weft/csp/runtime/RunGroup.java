@@ -52,6 +52,21 @@ public final class RunGroup {
         live.incrementAndGet();
     }
 
+    /**
+     * Counts {@code n} fibers at once, ahead of their start: a carrier's credit for the fibers that its running
+     * fiber goes on to spawn (see {@link WorkerPool#started}); the group cannot finish while it is held.
+     */
+    void reserve(int n) {
+        live.addAndGet(n);
+    }
+
+    /** Gives back {@code n} counts of {@link #reserve} that no fiber used. */
+    void release(int n) {
+        if (live.addAndGet(-n) == 0) {
+            LockSupport.unpark(waiter);
+        }
+    }
+
     /** Counts a fiber that ended, with its failure or null; {@code cancelled}: it had been cancelled. */
     public void ended(Object fiber, Throwable failure, boolean cancelled) {
         if (failure != null && isMain(fiber)) {

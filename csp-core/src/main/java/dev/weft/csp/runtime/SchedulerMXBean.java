@@ -12,7 +12,10 @@ public interface SchedulerMXBean {
     /** The number of carrier threads. */
     int getWorkers();
 
-    /** Fibers started and not yet ended. */
+    /**
+     * Fibers started and not yet ended: exact while the scheduler rests; while it is busy it may also count
+     * a few dozen per carrier that ended there moments ago (see {@code LiveFibers}).
+     */
     int getLiveFibers();
 
     /** Batches of fibers stolen by idle workers so far. */

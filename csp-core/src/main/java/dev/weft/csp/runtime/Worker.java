@@ -34,6 +34,12 @@ final class Worker implements Runnable {
     private static final int DISPATCH_LIMIT = 256;
     /** Batches smaller than this are merged as the owner takes them back from its window. */
     private static final int MERGE_BELOW = 8;
+    /** The most fibers that spawns gather in one private batch while the migration window is full. */
+    private static final int SPAWN_BATCH = 32;
+    /** How many starts of one run a slice that spawns several counts at a time (see {@link #countStarted}). */
+    private static final int START_CREDIT = 64;
+    /** The most fibers of other homes that end here before they leave their homes' live lists. */
+    private static final int ENDED_AWAY_LIMIT = 64;
     /** How long an idle worker spins looking for work before it parks. */
     private static final long SPIN_NANOS = 5_000;
     /** A worker whose slice has lasted this long lets idle workers take the fibers queued behind it. */
@@ -63,12 +69,22 @@ final class Worker implements Runnable {
     private final RunQueue active;
     private final BatchList overflow = new BatchList();
     private Batch spare;
+    /** Fibers of other homes that ended here (see {@link #endedHere}), and about how many (owner only). */
+    final Inbox endedAway = new Inbox();
+    /** Held while fibers taken from {@link #endedAway} leave their lists (see {@link WorkerPool#removeEnded}). */
+    final RuntimeLock endedAwayLock = new RuntimeLock();
+    private int endedAwayCount;
     private int dispatch;
     /** Hand-placed preemption checks left before the next look at whether others wait (see countYieldCheck). */
     private int yieldChecks;
     private boolean shrank;
     /** Slices dispatched so far (written by the owner, read by idle workers to see a slice that lasts). */
     private int slices;
+    /** The slice that last counted a new fiber of a run at once (see {@link #countStarted}). */
+    private int countedInSlice = -1;
+    /** The run whose fibers the running slice counts from its credit, and the counts left; the slice's end returns them. */
+    private RunGroup credited;
+    private int credit;
     // The watchdog's view of this worker (CarrierWatchdog): its thread alone reads and writes these.
     private int watchedSlice;
     private long watchedSince;
@@ -166,18 +182,83 @@ final class Worker implements Runnable {
     }
 
     /**
+     * Counts a fiber of {@code run} spawned by the fiber running here. The first of a slice is counted at once;
+     * a slice that spawns more takes {@value #START_CREDIT} counts at a time and uses them up, and gives back
+     * what is left as it ends ({@link #returnCredit}). The run cannot look finished meanwhile: the spawner,
+     * one of its fibers, runs. Carrier only.
+     */
+    void countStarted(RunGroup run) {
+        if (credit > 0 && credited == run) {
+            credit--;
+        } else if (countedInSlice != slices) {
+            countedInSlice = slices;
+            run.started();
+        } else {
+            returnCredit();
+            run.reserve(START_CREDIT);
+            credited = run;
+            credit = START_CREDIT - 1;
+        }
+    }
+
+    /** Gives back the counts that the slice took for fibers it did not spawn. */
+    private void returnCredit() {
+        RunGroup run = credited;
+        if (run != null) {
+            int unused = credit;
+            credited = null;
+            credit = 0;
+            if (unused > 0) {
+                run.release(unused);
+            }
+        }
+    }
+
+    /**
      * A fiber spawned by the fiber running here: queued here, in the migration window, so that it starts
      * here unless an idle worker takes it first (even while the spawner keeps this carrier busy). The
-     * owner merges small batches again as it takes them back.
+     * owner merges small batches again as it takes them back. While the window is full, new fibers fill the
+     * newest private batch (up to {@value #SPAWN_BATCH}), and the oldest private batches enter the window as
+     * soon as thieves make room there: a spawner that outpaces its thieves hands them ever larger batches,
+     * without a batch, a window slot and a compare-and-set for each fiber.
      */
     void pushNew(Continuation c) {
         if (!stealing) {
             active.add(c);
             return;
         }
-        Batch b = newBatch();
-        b.add(c);
-        enqueue(b);
+        Batch last = overflow.last();
+        if (last != null && last.size() < SPAWN_BATCH) {
+            last.add(c);
+        } else {
+            Batch b = newBatch();
+            b.add(c);
+            enqueue(b);
+        }
+        if (!overflow.isEmpty() && window.hasRoom()) {
+            refillWindow(); // thieves took batches during this slice: publish the waiting ones now, not at the rotation
+            pool.signalWork(this);
+        }
+    }
+
+    /**
+     * A fiber homed on another worker ended here (it was stolen): it joins the fibers that leave their homes'
+     * live lists together, {@value #ENDED_AWAY_LIMIT} at a time, or fewer as this worker rotates after a full
+     * dispatch budget or parks, or as the {@code Weft.run} of one of them returns, so that a thief running
+     * fibers that another worker goes on spawning does not take that worker's list lock once for each.
+     * Carrier only.
+     */
+    void endedHere(Continuation c) {
+        endedAway.push(c); // its link is free: an ended fiber is in no queue
+        if (++endedAwayCount >= ENDED_AWAY_LIMIT) {
+            removeEndedAway();
+        }
+    }
+
+    /** Takes the fibers that ended here out of their homes' live lists (see {@link WorkerPool#removeEnded}). */
+    private void removeEndedAway() {
+        endedAwayCount = 0;
+        pool.removeEnded(this);
     }
 
     /** Counts a hand-placed preemption check ({@code Fiber.yieldIfDue}): true once every {@code every}. Carrier only. */
@@ -240,6 +321,9 @@ final class Worker implements Runnable {
                 } catch (Throwable t) {
                     pool.carrierFailure(c, t);
                 }
+                if (credited != null) {
+                    returnCredit();
+                }
                 running = null;
             }
         } catch (Throwable t) {
@@ -247,7 +331,11 @@ final class Worker implements Runnable {
             throw t;
         } finally {
             stopped = true;
-            pool.workerStopped(this, crash);
+            try {
+                removeEndedAway();
+            } finally {
+                pool.workerStopped(this, crash);
+            }
         }
     }
 
@@ -277,6 +365,9 @@ final class Worker implements Runnable {
     }
 
     private void rotate() {
+        if (dispatch < 0) { // busy a while: not each time a thief's small batch runs out
+            removeEndedAway();
+        }
         active.drain(inbox);
         if (!timers.isEmpty()) {
             TimerHeap.fire(timers.takeDue(pool.nanoTime(), false));
@@ -387,6 +478,7 @@ final class Worker implements Runnable {
             }
             Thread.onSpinWait();
         }
+        removeEndedAway(); // before the pool can look at rest: its live lists are exact then
         parkSessions = parkSessions + 1; // single writer
         PARKED.setVolatile(this, 1);
         try {

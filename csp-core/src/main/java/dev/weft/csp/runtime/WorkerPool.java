@@ -136,6 +136,20 @@ public final class WorkerPool {
         }
     }
 
+    /**
+     * Counts a new fiber of {@code group} as started: at once, or from the credit of the carrier spawning it
+     * (see {@link Worker#countStarted}), which spares a spawner that starts many fibers in one slice a
+     * compare-and-set on a counter that the workers running them write as they end.
+     */
+    public void started(RunGroup group) {
+        Worker w = Worker.current();
+        if (w != null && w.pool == this && w.running != null) {
+            w.countStarted(group);
+        } else {
+            group.started();
+        }
+    }
+
     /** Queues a new fiber: on the spawner's worker if it is ours, else on a parked worker or the next one. */
     public void submitNew(Continuation fiber) {
         if (broken != null) {
@@ -172,14 +186,48 @@ public final class WorkerPool {
         return workers[Math.floorMod(nextExternal.getAndIncrement(), workers.length)];
     }
 
-    /** A fiber ended: it leaves the live list of its home worker (once: it ends once), and keeps its home. */
+    /**
+     * A fiber ended: it leaves the live list of its home worker (once: it ends once), and keeps its home. One
+     * that ended on another of our carriers leaves it a little later (see {@link Worker#endedHere}).
+     */
     public void ended(Continuation fiber) {
         Worker home = fiber.home;
         if (home != null) {
-            home.live.remove(fiber);
-            if (closed && liveFibers() == 0) {
-                wakeAll();
+            Worker here = Worker.current();
+            if (here != null && here != home && here.pool == this) {
+                here.endedHere(fiber);
+                return;
             }
+            home.live.remove(fiber);
+            fibersLeft();
+        }
+    }
+
+    /**
+     * Takes the fibers that ended on {@code w} away from home out of their homes' live lists, one lock per run
+     * of fibers of one home. Any thread: under {@code w}'s lock for it, so that whoever comes second (even to
+     * find nothing left) waits until the fibers that the first took are out.
+     */
+    void removeEnded(Worker w) {
+        Continuation c;
+        w.endedAwayLock.lock();
+        try {
+            c = w.endedAway.takeAll();
+            for (Continuation next = c; next != null; ) {
+                next = next.home.live.removeRun(next);
+            }
+        } finally {
+            w.endedAwayLock.unlock();
+        }
+        if (c != null) {
+            fibersLeft();
+        }
+    }
+
+    /** Fibers left the live lists: once the pool is closed, its carriers stop with the last. */
+    void fibersLeft() {
+        if (closed && liveFibers() == 0) {
+            wakeAll();
         }
     }
 
@@ -304,9 +352,16 @@ public final class WorkerPool {
         return check != null && blockingInFlight.get() == 0 && check.onlyTimersCanWake(this);
     }
 
-    /** Unregisters a {@code Weft.run} that has returned. */
+    /**
+     * Unregisters a {@code Weft.run} that is returning. Every fiber of a finished run has left the live lists
+     * by then: those that ended on another carrier than their home's are taken out now, if that carrier has
+     * not done it yet (each was queued for it before it counted as ended).
+     */
     public void runEnded(RunGroup run) {
         runs.remove(run);
+        for (Worker w : workers) {
+            removeEnded(w);
+        }
     }
 
     /** Counts a {@code Weft.blocking} call in flight (+1 as it starts, -1 as it returns). */
@@ -314,7 +369,10 @@ public final class WorkerPool {
         blockingInFlight.addAndGet(delta);
     }
 
-    /** The number of fibers started on this pool that have not ended. */
+    /**
+     * The number of fibers started on this pool that have not left their live lists: those that have not
+     * ended, and while the pool is busy a few that ended on another carrier than their home's moments ago.
+     */
     public int liveFibers() {
         int n = 0;
         for (Worker w : workers) {
@@ -469,6 +527,8 @@ public final class WorkerPool {
      * Moves the live fibers of each of {@code runs} into the ring of a new probe of its own, and keeps only the
      * probes' weak handles ({@link #probes}). No frame of the thread that sends probes may hold one once this
      * returns, or a collection that comes before that frame is gone would find the ring reachable from it.
+     * The lists hold no fiber that is done: every worker emptied its {@link Worker#endedHere} list as it
+     * parked, and ran nothing since (the pool is at rest).
      */
     private void hangFibersOf(Function<Continuation, RunGroup> runOf, Set<RunGroup> runs) {
         Map<RunGroup, DeadlockProbe> byRun = new HashMap<>();
