@@ -83,8 +83,8 @@ public final class Parallel {
     /**
      * The branches of one par, how many have not ended, and what they threw, in order. Guarded by its monitor;
      * the failure list is made only once a branch fails, so that a par stays small. Each branch tells it of its
-     * end ({@link #ending}, {@link #ended}), and the last one wakes the par's fiber: that fiber waits once, on the par, not in
-     * each branch's list of joiners (where, beside the par, it would cost each par a list).
+     * end ({@link #ending}, {@link #ended}), and the last one wakes the par's fiber: that fiber waits once, on
+     * the par, not in each branch's list of joiners (where, beside the par, it would cost each par a list).
      */
     private static final class Par implements EndWatcher, Waitable {
         private final Fiber[] branches;

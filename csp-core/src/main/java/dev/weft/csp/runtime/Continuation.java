@@ -206,11 +206,9 @@ public abstract class Continuation {
         long[] a = prims;
         int last = a.length - 1;
         int top = (int) a[last];
-        if (top == last) {
-            long[] b = new long[Math.max(2, a.length * 2)]; // first one value and the top
-            System.arraycopy(a, 0, b, 0, top);
-            prims = a = b;
-            last = b.length - 1;
+        if (top == last) { // the old top, copied to index top, is overwritten below
+            prims = a = Arrays.copyOf(a, Math.max(2, a.length * 2)); // first one value and the top
+            last = a.length - 1;
         }
         a[top] = v;
         a[last] = top + 1;

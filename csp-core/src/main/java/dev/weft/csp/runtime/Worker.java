@@ -70,9 +70,9 @@ final class Worker implements Runnable {
     private final BatchList overflow = new BatchList();
     private Batch spare;
     /** Fibers of other homes that ended here (see {@link #endedHere}), and about how many (owner only). */
-    final Inbox endedAway = new Inbox();
-    /** Held while fibers taken from {@link #endedAway} leave their lists (see {@link WorkerPool#removeEnded}). */
-    final RuntimeLock endedAwayLock = new RuntimeLock();
+    private final Inbox endedAway = new Inbox();
+    /** Held while fibers taken from {@link #endedAway} leave their lists (see {@link #leaveHomeLists}). */
+    private final RuntimeLock endedAwayLock = new RuntimeLock();
     private int endedAwayCount;
     private int dispatch;
     /** Hand-placed preemption checks left before the next look at whether others wait (see countYieldCheck). */
@@ -255,10 +255,31 @@ final class Worker implements Runnable {
         }
     }
 
-    /** Takes the fibers that ended here out of their homes' live lists (see {@link WorkerPool#removeEnded}). */
+    /** Takes the fibers that ended here out of their homes' live lists now. Carrier only. */
     private void removeEndedAway() {
         endedAwayCount = 0;
-        pool.removeEnded(this);
+        leaveHomeLists();
+    }
+
+    /**
+     * Takes the fibers of other homes that ended here out of their homes' live lists, one lock per run of
+     * fibers of one home. Any thread: under this worker's lock for it, so that whoever comes second (even to
+     * find nothing left) waits until the fibers that the first took are out.
+     */
+    void leaveHomeLists() {
+        Continuation c;
+        endedAwayLock.lock();
+        try {
+            c = endedAway.takeAll();
+            for (Continuation next = c; next != null; ) {
+                next = next.home.live.removeRun(next);
+            }
+        } finally {
+            endedAwayLock.unlock();
+        }
+        if (c != null) {
+            pool.fibersLeft();
+        }
     }
 
     /** Counts a hand-placed preemption check ({@code Fiber.yieldIfDue}): true once every {@code every}. Carrier only. */

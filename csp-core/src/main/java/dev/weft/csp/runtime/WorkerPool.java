@@ -203,27 +203,6 @@ public final class WorkerPool {
         }
     }
 
-    /**
-     * Takes the fibers that ended on {@code w} away from home out of their homes' live lists, one lock per run
-     * of fibers of one home. Any thread: under {@code w}'s lock for it, so that whoever comes second (even to
-     * find nothing left) waits until the fibers that the first took are out.
-     */
-    void removeEnded(Worker w) {
-        Continuation c;
-        w.endedAwayLock.lock();
-        try {
-            c = w.endedAway.takeAll();
-            for (Continuation next = c; next != null; ) {
-                next = next.home.live.removeRun(next);
-            }
-        } finally {
-            w.endedAwayLock.unlock();
-        }
-        if (c != null) {
-            fibersLeft();
-        }
-    }
-
     /** Fibers left the live lists: once the pool is closed, its carriers stop with the last. */
     void fibersLeft() {
         if (closed && liveFibers() == 0) {
@@ -360,7 +339,7 @@ public final class WorkerPool {
     public void runEnded(RunGroup run) {
         runs.remove(run);
         for (Worker w : workers) {
-            removeEnded(w);
+            w.leaveHomeLists();
         }
     }
 
