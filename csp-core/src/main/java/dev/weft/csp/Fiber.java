@@ -846,6 +846,9 @@ public final class Fiber extends Continuation {
                 wakeJoiner(waiting);
             }
             blocker = null;
+            if (transfer instanceof Selection.Registration) { // a select's promise its process never kept
+                ChannelImpl.breakPromise((Selection.Registration) transfer);
+            }
             transfer = null;
             WorkerPool pool = pool();
             pool.ended(this);
