@@ -213,10 +213,12 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
      */
     private static Object takeParty(End q) {
         Fiber f = q.pollFiber();
-        if (f != null) {
-            return f;
-        }
-        for (Object p = q.poll(); p != null; p = q.poll()) { // only registrations are left
+        return f != null ? f : takePromise(q);
+    }
+
+    /** As {@link #takeParty} where no fiber is queued at {@code q}: a promise or an open registration, or null. */
+    private static Selection.Registration takePromise(End q) {
+        for (Object p = q.poll(); p != null; p = q.poll()) { // only registrations are queued
             Selection.Registration r = (Selection.Registration) p;
             if (r.promisedAt != null) {
                 return r;
@@ -820,7 +822,7 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
                     return;
                 }
                 if (buffer == null) {
-                    takeParty(in); // a reader's promise, or a select claimed as one: it comes for this value
+                    takePromise(in); // a reader's promise, or a select claimed as one: it comes for this value
                 }
                 if ((state & SHARED_WRITERS) == 0 && hasFiberOtherThan(me)) {
                     unlock();
