@@ -36,9 +36,10 @@ import java.util.List;
  *     empty, and values leave in the order they came: each writer's in its order.
  * <li><b>Every writer's promise is somewhere.</b> A writer's promise is queued at the output until its process
  *     comes, or held by exactly one reader that waits for it (in the reader's {@link Fiber#transfer}). The
- *     promised writer serves that reader; a reader served by another writer first, or withdrawn, gives the
- *     promise back to the output's queue; a promise whose process does something else is broken
- *     ({@link #breakPromise}) and its reader looks again.
+ *     promised writer serves that reader; a reader served by another writer first, or withdrawn, passes the
+ *     promise on to the next reader waiting without one, or back to the output's queue; a promise whose
+ *     process does something else is broken ({@link #breakPromise}) and its reader looks again. So a reader
+ *     waits without a promise only while none is queued.
  * <li><b>The end comes last.</b> After a close a reader sees the end only when the buffer is empty and no
  *     writer fiber or writer's promise is queued or held: every value written, or promised by a select,
  *     before the close is read first. A promised write goes through after a close (its process committed
@@ -73,6 +74,11 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
     /** Fixed at creation: a plain thread made the channel (see {@link Uses}); a bit, so the channel does not grow. */
     private static final int MADE_OUTSIDE = 32;
     private static final VarHandle STATE;
+    /**
+     * Whether every release of the lock first checks the invariants above ({@code -Dweft.checkChannels=true}, as
+     * the tests run): a debugging aid, as Go's {@code debugChan}; off, the check is compiled away.
+     */
+    private static final boolean CHECK_INVARIANTS = Boolean.getBoolean("weft.checkChannels");
 
     static {
         try {
@@ -147,11 +153,55 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
      * check for that (see {@link ParkingLot}).
      */
     void unlock() {
+        if (CHECK_INVARIANTS) {
+            checkInvariants();
+        }
         int s = state;
         if ((s & WAITERS) != 0) {
             ParkingLot.unlock(this);
         } else {
             STATE.setRelease(this, s & ~LOCKED);
+        }
+    }
+
+    /** Checks invariants 1 to 4 and 6 under the lock; throws {@link AssertionError} naming the one broken. */
+    private void checkInvariants() {
+        boolean empty = buffer == null || buffer.isEmpty();
+        boolean full = buffer == null || !buffer.hasSpace();
+        boolean writerWaits = false;
+        boolean writerPromised = false;
+        for (Object w = out.peek(), l = outLast; w != null; w = w == l ? null : WaitQueue.next(w)) {
+            if (w instanceof Fiber) {
+                writerWaits = true;
+            } else {
+                Selection.Registration r = (Selection.Registration) w;
+                check(r.promisedAt == null || r.promisedAt == out, "6: a promise queued at the wrong end");
+                writerPromised |= r.promisedAt != null;
+            }
+        }
+        boolean readerWaits = false;
+        boolean promiseHeld = false;
+        for (Object w = in.peek(), l = inLast; w != null; w = w == l ? null : WaitQueue.next(w)) {
+            if (w instanceof Fiber) {
+                Object held = ((Fiber) w).transfer;
+                boolean holds = held instanceof Selection.Registration;
+                check(!holds || ((Selection.Registration) held).promisedAt == out, "3: a reader holds no writer's promise");
+                check(empty && !writerWaits, "1: a reader waits beside a value");
+                check(holds || !writerPromised, "1: a reader waits beside a writer's promise it does not hold");
+                readerWaits = true;
+                promiseHeld |= holds;
+            } else {
+                Selection.Registration r = (Selection.Registration) w;
+                check(r.promisedAt == null || r.promisedAt == in, "6: a promise queued at the wrong end");
+            }
+        }
+        check(!writerWaits || (!readerWaits && full), "2: a writer waits beside a reader or room");
+        check(!readerWaits || !closed() || promiseHeld || writerPromised, "4: a reader waits after the end");
+    }
+
+    private void check(boolean holds, String invariant) {
+        if (!holds) {
+            throw new AssertionError(this + " breaks invariant " + invariant);
         }
     }
 
@@ -285,10 +335,18 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
         r.transfer = value;
     }
 
-    /** A reader leaving the input's queue without its promised value puts the promise back at the output. */
+    /**
+     * A reader leaving the input's queue without its promised value passes the promise on: to the first reader
+     * still waiting without one, or back to the output's queue (invariants 1, 3).
+     */
     private void giveBackPromise(Fiber reader) {
         if (reader.transfer instanceof Selection.Registration) {
-            out.addFirst(reader.transfer);
+            Fiber next = in.fiberHolding(null);
+            if (next != null) {
+                next.transfer = reader.transfer;
+            } else {
+                out.addFirst(reader.transfer);
+            }
             reader.transfer = null;
         }
     }
