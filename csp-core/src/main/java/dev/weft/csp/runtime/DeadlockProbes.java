@@ -112,8 +112,7 @@ final class DeadlockProbes {
                 return;
             } catch (Throwable t) {
                 try {
-                    System.err.println("weft-deadlock-probe: unexpected failure: " + t); // a bug: the thread goes on
-                    t.printStackTrace();
+                    LOG.log(System.Logger.Level.ERROR, "weft-deadlock-probe: unexpected failure", t); // a bug: it goes on
                 } catch (Throwable ignored) {
                     // nothing more can be said
                 }

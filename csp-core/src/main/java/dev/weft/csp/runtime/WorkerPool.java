@@ -284,7 +284,7 @@ public final class WorkerPool {
         } catch (Throwable again) {
             // the handler itself failed (out of memory, a failing toString): a carrier must survive it
             try {
-                System.err.println("Exception in the uncaught-exception handler of scheduler " + name + ": " + again);
+                LOG.log(System.Logger.Level.ERROR, "the uncaught-failure handler of scheduler " + name + " failed", again);
             } catch (Throwable ignored) {
                 // nothing more can be said
             }
@@ -294,8 +294,8 @@ public final class WorkerPool {
     /** Something escaped a fiber's slice (a bug in the runtime or a handler): report it; the carrier goes on. */
     void carrierFailure(Continuation c, Throwable t) {
         try {
-            System.err.println("Weft carrier " + Thread.currentThread().getName() + ": unexpected failure in " + c);
-            t.printStackTrace();
+            LOG.log(System.Logger.Level.ERROR, "Weft carrier " + Thread.currentThread().getName()
+                    + ": unexpected failure in " + c, t);
         } catch (Throwable ignored) {
             // reporting failed too (out of memory): the carrier goes on regardless
         }
