@@ -837,16 +837,30 @@ public final class Fiber extends Continuation {
             if (watcher != null) {
                 watcher.ending(this, t); // before DONE: whoever sees this fiber done sees what the watcher did
             }
-            Object waiting;
-            boolean held;
             RunGroup group = group();
+            // A failure nobody has joined yet is held until it is certain that nobody will (see UnjoinedFailures);
+            // the entry is made before the lock, so that nothing under it can fail (an OutOfMemoryError).
+            UnjoinedFailures.Entry entry = null;
+            boolean reportable = t != null && !(group != null && group.isMain(this))
+                    && !(cancelled && t instanceof CancelledException);
+            if (reportable) {
+                try {
+                    entry = UnjoinedFailures.hold(this, t, pool(), group);
+                } catch (Throwable noRoom) {
+                    // out of memory: reported at once below, if nobody waits
+                }
+            }
+            Object waiting;
             synchronized (this) {
                 waiting = joiners;
-                // A failure nobody has joined yet is held until it is certain that nobody will (see UnjoinedFailures)
-                held = t != null && waiting == null && !(group != null && group.isMain(this))
-                        && !(cancelled && t instanceof CancelledException);
-                joiners = held ? UnjoinedFailures.hold(this, t, pool(), group) : t; // before DONE: see join()
+                joiners = entry != null && waiting == null ? entry : t; // before DONE: see join()
                 state = DONE;
+            }
+            boolean held = reportable && waiting == null;
+            if (entry != null && !held) {
+                entry.claim(); // its joiners take it
+            } else if (entry == null && held) {
+                pool().uncaught(String.valueOf(this), t);
             }
             if (waiting instanceof List) {
                 for (Object w : (List<?>) waiting) {

@@ -60,9 +60,12 @@ public final class ThreadsEndChild {
             ThreadGroup group = new ThreadGroup("app");
             Thread main = new Thread(group, () -> {
                 Weft.run(ThreadsEndChild::work);
-                Weft.spawn(() -> {
+                Fiber f = Weft.spawn(() -> {
                     throw new IllegalStateException("outside every run, nobody joins this (expected)");
                 }); // its failure is held while its handle may be joined
+                while (!f.isDone()) {
+                    Thread.onSpinWait(); // else it may fail after the teardown below has looked for threads
+                }
             }, "app-main");
             main.start();
             main.join();

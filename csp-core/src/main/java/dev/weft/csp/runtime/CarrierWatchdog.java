@@ -54,6 +54,8 @@ final class CarrierWatchdog {
         /** The carrier's processor time when the slice was seen a second time, and when that was; -1: not yet. */
         long cpuAtSecondLook = -1;
         long secondLook;
+        /** Not before this time is the slice's stack taken again (a stack costs the carrier a handshake). */
+        long nextStack;
         boolean reported;
 
         Watch(Worker worker) {
@@ -135,6 +137,7 @@ final class CarrierWatchdog {
             w.slice = slice;
             w.since = now;
             w.cpuAtSecondLook = -1;
+            w.nextStack = now;
             w.reported = false;
             return;
         }
@@ -143,7 +146,7 @@ final class CarrierWatchdog {
             w.cpuAtSecondLook = cpuTime(carrier);
             w.secondLook = now;
         }
-        if (w.reported || now - w.since < threshold) {
+        if (w.reported || now - w.since < threshold || now - w.nextStack < 0) {
             return;
         }
         Thread.State state = carrier.getState();
@@ -156,6 +159,7 @@ final class CarrierWatchdog {
             return;
         }
         StackTraceElement[] stack = carrier.getStackTrace();
+        w.nextStack = now + threshold; // a slice found innocent is looked at again a threshold later, not each round
         if (worker.running != fiber || worker.slices() != slice) {
             return; // the slice ended as the stack was taken: that stack is another's
         }

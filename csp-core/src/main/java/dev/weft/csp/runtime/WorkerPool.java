@@ -278,7 +278,7 @@ public final class WorkerPool {
     }
 
     /** Hands the failure of {@code fiber} (as dumps name it), which nobody joined, to the scheduler's handler. */
-    void uncaught(String fiber, Throwable t) {
+    public void uncaught(String fiber, Throwable t) {
         try {
             uncaughtHandler.accept(fiber, t);
         } catch (Throwable again) {
