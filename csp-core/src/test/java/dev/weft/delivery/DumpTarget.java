@@ -36,8 +36,7 @@ public final class DumpTarget {
         System.out.println("ready");
         System.out.flush();
         while (System.in.read() >= 0) {
-            // until the parent closes it (or dies)
+            // until the parent closes it (or dies); the fiber's thread is a daemon: the JVM ends with main
         }
-        orders.out().poison();
     }
 }
