@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -88,6 +89,37 @@ final class DeadlockDetector implements DeadlockCheck {
             }
         }
         return true;
+    }
+
+    @Override
+    public String hangWarning(WorkerPool pool, List<Continuation> fibers, long nanos) {
+        Set<String> madeOutside = new LinkedHashSet<>();
+        StringBuilder dump = new StringBuilder();
+        for (Continuation c : fibers) {
+            Fiber f = (Fiber) c;
+            Object blocker = f.blocker();
+            if (!waitsInside(blocker, pool, true) && waitsInside(blocker, pool, false)) {
+                madeOutside.add(String.valueOf(blocker));
+            }
+            dump.append(entry(f));
+        }
+        int n = fibers.size();
+        StringBuilder b = new StringBuilder().append("a Weft.run on scheduler ").append(pool.name())
+                .append(" seems to hang: its ").append(n).append(n == 1 ? " fiber has" : " fibers have")
+                .append(" been blocked for ").append(nanos >= 10_000_000_000L ? nanos / 1_000_000_000L + " s"
+                        : nanos / 1_000_000 + " ms").append(", with nothing else to run,")
+                .append(" and no deadlock can be reported because something outside the run can still reach ")
+                .append(n == 1 ? "it" : "them").append(" or what ").append(n == 1 ? "it waits" : "they wait")
+                .append(" on, and so may still wake ").append(n == 1 ? "it: " : "them: ");
+        if (madeOutside.isEmpty()) {
+            b.append("a plain thread, a static field, a task or another scheduler's fiber holds it.");
+        } else {
+            b.append("a plain thread made ").append(String.join(", ", madeOutside))
+                    .append(", and its frames (the method that called Weft.run) may still hold ")
+                    .append(madeOutside.size() == 1 ? "it" : "them")
+                    .append(". Made inside the run (in its main process), a deadlock would be reported.");
+        }
+        return b.append(" Fibers:\n").append(dump).toString();
     }
 
     /** Fails each run with a fiber among {@code live}, unless it failed already; whether one was failed. */

@@ -7,6 +7,7 @@ import dev.weft.csp.runtime.RuntimeEvents;
 import dev.weft.csp.runtime.Simulation;
 import dev.weft.csp.runtime.StackReserve;
 import dev.weft.csp.runtime.TimerEntry;
+import dev.weft.csp.runtime.UnjoinedFailures;
 import dev.weft.csp.runtime.WorkerPool;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
@@ -69,7 +70,8 @@ public final class Fiber extends Continuation {
      * case: no list), or a list of them. A branch of {@link Parallel} also has its par here, as an
      * {@link EndWatcher}: from its start, so that the par hears of its end, and of its failure, first. Once the
      * fiber has ended (written before {@link #DONE}, so that whoever sees it done sees this): what it threw, or
-     * null.
+     * null; a failure that nobody had joined is held in an {@link UnjoinedFailures.Entry}, which the first join
+     * claims (then the scheduler's handler never hears of it).
      */
     private Object joiners;
     private byte pauseKind;
@@ -727,6 +729,11 @@ public final class Fiber extends Continuation {
     /** What this fiber threw, once it has ended (see {@link #joiners}); null if it ended normally. */
     private Throwable failure() {
         Object j = joiners;
+        if (j instanceof UnjoinedFailures.Entry) {
+            UnjoinedFailures.Entry held = (UnjoinedFailures.Entry) j;
+            held.claim(); // joined after all: the failure is this joiner's, never the handler's
+            return held.failure();
+        }
         return j instanceof Throwable ? (Throwable) j : null;
     }
 
@@ -830,13 +837,30 @@ public final class Fiber extends Continuation {
             if (watcher != null) {
                 watcher.ending(this, t); // before DONE: whoever sees this fiber done sees what the watcher did
             }
+            RunGroup group = group();
+            // A failure nobody has joined yet is held until it is certain that nobody will (see UnjoinedFailures);
+            // the entry is made before the lock, so that nothing under it can fail (an OutOfMemoryError).
+            UnjoinedFailures.Entry entry = null;
+            boolean reportable = t != null && !(group != null && group.isMain(this))
+                    && !(cancelled && t instanceof CancelledException);
+            if (reportable) {
+                try {
+                    entry = UnjoinedFailures.hold(this, t, pool(), group);
+                } catch (Throwable noRoom) {
+                    // out of memory: reported at once below, if nobody waits
+                }
+            }
             Object waiting;
-            boolean seen;
             synchronized (this) {
                 waiting = joiners;
-                joiners = t; // before DONE: see join()
+                joiners = entry != null && waiting == null ? entry : t; // before DONE: see join()
                 state = DONE;
-                seen = waiting != null;
+            }
+            boolean held = reportable && waiting == null;
+            if (entry != null && !held) {
+                entry.claim(); // its joiners take it
+            } else if (entry == null && held) {
+                pool().uncaught(String.valueOf(this), t);
             }
             if (waiting instanceof List) {
                 for (Object w : (List<?>) waiting) {
@@ -848,15 +872,9 @@ public final class Fiber extends Continuation {
             blocker = null;
             Object promise = transfer;
             transfer = null;
-            WorkerPool pool = pool();
-            pool.ended(this);
-            RunGroup group = group();
-            if (t != null && !seen && !(group != null && group.isMain(this))
-                    && !(cancelled && t instanceof CancelledException)) {
-                if (group != null) {
-                    group.unjoinedFailure(t);
-                }
-                pool.uncaught(this, t);
+            pool().ended(this);
+            if (held && group != null) {
+                group.unjoinedFailure(t);
             }
             if (promise instanceof Selection.Registration) { // a select's promise its process never kept
                 ChannelImpl.breakPromise((Selection.Registration) promise);

@@ -7,7 +7,9 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiConsumer;
 import javax.management.JMException;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
@@ -37,11 +39,12 @@ public final class Scheduler implements AutoCloseable {
     private final ObjectName mbeanName;
 
     private Scheduler(int workers, String name) {
-        this(new WorkerPool(workers, name, Scheduler::printUncaught));
+        this(new WorkerPool(workers, name, Scheduler::logUncaught), Builder.defaultHangWarning());
     }
 
-    private Scheduler(WorkerPool pool) {
+    private Scheduler(WorkerPool pool, Duration hangWarning) {
         this.pool = pool;
+        pool.setHangWarning(Deadlines.nanos(hangWarning));
         pool.setDeadlockCheck(new DeadlockDetector());
         this.mbeanName = JMX ? register(pool.name()) : null;
     }
@@ -69,14 +72,26 @@ public final class Scheduler implements AutoCloseable {
      */
     public static Scheduler simulated(Simulation simulation) {
         Scheduler s = new Scheduler(new WorkerPool("weft-simulated-" + IDS.incrementAndGet(),
-                Scheduler::printUncaught, simulation));
+                Scheduler::logUncaught, simulation), Duration.ZERO);
         s.pool.onBudgetSpent(() -> s.pool.failRuns(new DeadlockException("the run took more than "
                 + (simulation.steps() - 1) + " scheduling steps (a livelock, or a budget too small); fibers:\n"
                 + s.dumpFibers())));
         return s;
     }
 
-    /** The shared scheduler, one worker per available processor, created on first use. */
+    /**
+     * A builder for a scheduler with other settings than {@link #create(int)}'s: where the failures of fibers
+     * nobody joins go, and when a run that seems to hang is reported.
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * The shared scheduler, one worker per available processor, created on first use. Its carrier threads end
+     * when they are interrupted while it has no fiber (as an application is torn down); the next call then
+     * starts a new one.
+     */
     public static Scheduler defaultScheduler() {
         Scheduler s = defaultScheduler;
         if (s == null) {
@@ -84,11 +99,28 @@ public final class Scheduler implements AutoCloseable {
                 s = defaultScheduler;
                 if (s == null) {
                     s = new Scheduler(Runtime.getRuntime().availableProcessors(), "weft-default");
+                    Scheduler retiring = s;
+                    s.pool.onInterruptedWhenIdle(() -> retireDefault(retiring));
                     defaultScheduler = s;
                 }
             }
         }
         return s;
+    }
+
+    /**
+     * An idle carrier of the default scheduler {@code s} was interrupted with no fiber left (an application
+     * being torn down, as {@code mvn exec:java} does after main returns): it closes, so that its threads end,
+     * and the next use of the default scheduler starts a new one.
+     */
+    private static void retireDefault(Scheduler s) {
+        synchronized (Scheduler.class) {
+            if (defaultScheduler == s) {
+                defaultScheduler = null;
+            }
+        }
+        s.pool.close();
+        s.unregister();
     }
 
     /** The number of carrier threads. */
@@ -163,9 +195,75 @@ public final class Scheduler implements AutoCloseable {
         }
     }
 
-    private static void printUncaught(Object fiber, Throwable t) {
-        System.err.println("Exception in " + fiber + ":");
-        t.printStackTrace();
+    /** The default handler of failures nobody joined: logger {@code dev.weft.csp}, level ERROR, with the stack. */
+    private static void logUncaught(String fiber, Throwable t) {
+        System.getLogger("dev.weft.csp").log(System.Logger.Level.ERROR, "Exception in " + fiber
+                + ", which nobody joined:", t);
+    }
+
+    /**
+     * The settings of a new scheduler; {@link #build()} starts it. Unset, each is as {@link #create(int)} has
+     * it: one worker per available processor, failures logged, hangs reported after 10 seconds.
+     */
+    public static final class Builder {
+        private int workers = Runtime.getRuntime().availableProcessors();
+        private BiConsumer<String, Throwable> uncaughtFailureHandler = Scheduler::logUncaught;
+        private Duration hangWarning = defaultHangWarning();
+
+        private Builder() {
+        }
+
+        /** The number of carrier threads, at least 1. */
+        public Builder workers(int workers) {
+            if (workers < 1) {
+                throw new IllegalArgumentException("workers must be at least 1, got " + workers);
+            }
+            this.workers = workers;
+            return this;
+        }
+
+        /**
+         * Where the failure of a spawned fiber (or a {@link Weft#async} task) goes when nobody joins it: the
+         * handler gets the fiber's name, as fiber dumps show it, and what it threw; once, and only once it is
+         * certain that nobody will join it, which is when its {@link Weft#run} returns or, for a fiber spawned
+         * outside every run, when its handle ({@link Fiber}, {@link Task}) has become unreachable. A failure
+         * that a join rethrows is never handed to it. The handler runs on a thread of Weft's (the thread that
+         * returns from {@code Weft.run}, or a daemon thread); what it throws is ignored. The default logs it
+         * through {@link System.Logger} (logger {@code dev.weft.csp}, level ERROR) with its stack.
+         */
+        public Builder uncaughtFailureHandler(BiConsumer<String, Throwable> handler) {
+            if (handler == null) {
+                throw new NullPointerException("handler is null");
+            }
+            this.uncaughtFailureHandler = handler;
+            return this;
+        }
+
+        /**
+         * How long every fiber of a run may stay blocked on channels, barriers or joins, with the scheduler at
+         * rest, before a warning says so when no deadlock can be reported because something outside the run
+         * (a plain thread's frame, a static field, another scheduler) still holds what they wait on: one
+         * warning per hang, through {@link System.Logger} (logger {@code dev.weft.csp}, level WARNING), with
+         * the fiber dump and what kept the report from being made. Default 10 seconds, or the system property
+         * {@code weft.hangWarningMillis}; zero or negative: never.
+         */
+        public Builder hangWarning(Duration after) {
+            if (after == null) {
+                throw new NullPointerException("duration is null");
+            }
+            this.hangWarning = after;
+            return this;
+        }
+
+        /** Starts the scheduler's carriers. */
+        public Scheduler build() {
+            return new Scheduler(new WorkerPool(workers, "weft-" + IDS.incrementAndGet(), uncaughtFailureHandler),
+                    hangWarning);
+        }
+
+        static Duration defaultHangWarning() {
+            return Duration.ofMillis(Long.getLong("weft.hangWarningMillis", 10_000));
+        }
     }
 
     /** The MBean behind {@link SchedulerMXBean}. */

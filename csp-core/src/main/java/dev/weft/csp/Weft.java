@@ -125,7 +125,9 @@ public final class Weft {
 
     /**
      * Starts {@code p} concurrently. From a fiber it runs on that fiber's scheduler and counts towards the
-     * enclosing {@link #run}; from a plain thread it runs on the default scheduler.
+     * enclosing {@link #run}; from a plain thread it runs on the default scheduler. What it throws goes to
+     * whoever joins it ({@link Fiber#join()}); if nobody does, to the scheduler's handler, once (see
+     * {@link Scheduler.Builder#uncaughtFailureHandler}).
      */
     public static Fiber spawn(CSProcess p) {
         if (p == null) {
@@ -136,7 +138,8 @@ public final class Weft {
 
     /**
      * Starts {@code c} concurrently, as {@link #spawn(CSProcess)} does, and returns a handle whose
-     * {@link Task#join()} gives its value.
+     * {@link Task#join()} gives its value, or rethrows its failure; a failure that nobody joins goes to the
+     * scheduler's handler instead, once.
      *
      * @throws NullPointerException if {@code c} is null
      */

@@ -48,7 +48,7 @@ class DeadlockTest {
     // could use (or cancel) once Weft.run returns, which keeps the fibers waiting on it reachable: no report.
 
     @Test
-    @Timeout(60)
+    @Timeout(300) // each iteration asks for a full collection: slow on a loaded machine
     void twoFibersReadingEachOther() {
         onBoth(ITERATIONS, s -> {
             AtomicReference<String> toA = new AtomicReference<>();
@@ -85,7 +85,7 @@ class DeadlockTest {
     }
 
     @Test
-    @Timeout(60)
+    @Timeout(300) // each iteration asks for a full collection: slow on a loaded machine
     void aBarrierNobodyElseSyncs() {
         onBoth(ITERATIONS, s -> {
             AtomicInteger unwound = new AtomicInteger();
@@ -104,7 +104,7 @@ class DeadlockTest {
     }
 
     @Test
-    @Timeout(60)
+    @Timeout(300) // each iteration asks for a full collection: slow on a loaded machine
     void anAlternativeOverChannelsNobodyWrites() {
         onBoth(ITERATIONS, s -> {
             AtomicReference<String> expected = new AtomicReference<>();
@@ -126,7 +126,7 @@ class DeadlockTest {
     }
 
     @Test
-    @Timeout(60)
+    @Timeout(300) // each iteration asks for a full collection: slow on a loaded machine
     void twoFibersJoiningEachOther() {
         onBoth(ITERATIONS, s -> {
             AtomicReference<String> a = new AtomicReference<>();

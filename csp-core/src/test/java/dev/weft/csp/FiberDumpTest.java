@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -129,25 +131,22 @@ class FiberDumpTest {
 
     @Test
     @Timeout(20)
-    void anUncaughtExceptionIsPrintedWithTheFibersStackAndTheCarrierLivesOn() throws Exception {
-        PrintStream saved = System.err;
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        try (Scheduler s = Scheduler.singleThreaded()) {
+    void anUnjoinedFailureIsLoggedWithTheFibersStackAndTheCarrierLivesOn() throws Exception {
+        try (Scheduler s = Scheduler.singleThreaded(); LogCapture log = new LogCapture()) {
             AtomicReference<Thread> before = new AtomicReference<>();
             AtomicReference<Thread> after = new AtomicReference<>();
-            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-            try {
-                Weft.run(s, () -> {
-                    before.set(Thread.currentThread());
-                    Weft.spawn(FiberDumpTest::failsAfterAPause); // never joined: goes to the handler
-                });
-            } finally {
-                System.setErr(saved);
-            }
+            Weft.run(s, () -> {
+                before.set(Thread.currentThread());
+                Weft.spawn(FiberDumpTest::failsAfterAPause); // never joined: goes to the handler
+            });
             Weft.run(s, () -> after.set(Thread.currentThread()));
             assertSame(before.get(), after.get(), "the carrier survived");
-            String text = err.toString(StandardCharsets.UTF_8);
-            assertTrue(text.startsWith("Exception in Fiber@"), text);
+            java.util.logging.LogRecord r = log.await("which nobody joined", java.time.Duration.ofSeconds(10));
+            assertTrue(r.getMessage().startsWith("Exception in Fiber@"), r.getMessage());
+            assertEquals(java.util.logging.Level.SEVERE, r.getLevel());
+            StringWriter stack = new StringWriter();
+            r.getThrown().printStackTrace(new PrintWriter(stack));
+            String text = stack.toString();
             assertTrue(text.contains("java.lang.IllegalStateException: boom"), text);
             assertTrue(text.contains("at dev.weft.csp.FiberDumpTest.failsAfterAPause(FiberDumpTest.java:"), text);
         }

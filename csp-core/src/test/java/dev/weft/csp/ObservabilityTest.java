@@ -1,85 +1,19 @@
 package dev.weft.csp;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.logging.Handler;
-import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** What a running program tells about itself: the stuck-carrier warning and the JFR events. */
+/** What a running program tells about itself: the JFR events (the stuck-carrier warning: CarrierWatchdogTest). */
 class ObservabilityTest {
-    private final List<LogRecord> warnings = new ArrayList<>();
-    private final Handler capture = new Handler() {
-        @Override
-        public void publish(LogRecord r) {
-            synchronized (warnings) {
-                warnings.add(r);
-            }
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-        }
-    };
-
-    @BeforeEach
-    void listen() {
-        Logger.getLogger("dev.weft.csp").addHandler(capture);
-    }
-
-    @AfterEach
-    void stopListening() {
-        Logger.getLogger("dev.weft.csp").removeHandler(capture);
-    }
-
-    @Pausable
-    static void sleepOnTheCarrier() {
-        try {
-            Thread.sleep(100); // the mistake the warning is for (the example): it blocks the carrier
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    @Test
-    @Timeout(30)
-    void aFiberThatBlocksItsCarrierIsReportedOnceWithTheCarriersStack() {
-        try (Scheduler s = Scheduler.singleThreaded()) {
-            Weft.run(s, () -> Weft.spawn("sleepy", () -> sleepOnTheCarrier()).join());
-        }
-        List<LogRecord> mine = new ArrayList<>();
-        synchronized (warnings) {
-            for (LogRecord r : warnings) {
-                if (r.getMessage().contains("[sleepy]")) {
-                    mine.add(r);
-                }
-            }
-        }
-        assertEquals(1, mine.size(), "one warning per stuck slice: " + mine);
-        LogRecord r = mine.get(0);
-        assertEquals(Level.WARNING, r.getLevel());
-        assertTrue(r.getMessage().contains("Weft.blocking"), r.getMessage());
-        assertTrue(r.getMessage().contains("Thread.sleep"), r.getMessage());
-        assertTrue(r.getMessage().contains("ObservabilityTest.sleepOnTheCarrier"), r.getMessage());
-    }
-
     @Test
     @Timeout(60)
     void jfrRecordsSpawnsParksEndsStealsDeadlocksAndStuckCarriers() throws Exception {
@@ -91,7 +25,12 @@ class ObservabilityTest {
             rec.enable("dev.weft.FiberPark").withThreshold(java.time.Duration.ofMillis(20));
             rec.start();
             try (Scheduler one = Scheduler.singleThreaded()) {
-                Weft.run(one, () -> Weft.spawn("recorded", () -> sleepOnTheCarrier()).join());
+                try (LogCapture log = new LogCapture()) {
+                    java.util.concurrent.atomic.AtomicBoolean seen = new java.util.concurrent.atomic.AtomicBoolean();
+                    Thread watcher = CarrierWatchdogTest.watchFor(log, "[recorded]", seen::set);
+                    Weft.run(one, () -> Weft.spawn("recorded", () -> CarrierWatchdogTest.sleepUntil(seen)).join());
+                    watcher.join(); // the warning is logged right after its event is committed
+                }
                 try {
                     Weft.run(one, () -> Channel.<Integer>one2one().in().read());
                 } catch (DeadlockException expected) {

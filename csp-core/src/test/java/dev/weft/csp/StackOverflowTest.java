@@ -24,13 +24,13 @@ class StackOverflowTest {
     Path dir;
 
     @Test
-    @Timeout(120)
+    @Timeout(320)
     void interpreted() throws Exception {
         drill("-Xint", 40, 4);
     }
 
     @Test
-    @Timeout(120)
+    @Timeout(320)
     void compiled() throws Exception {
         drill("-Xmixed", 15, 4);
     }
@@ -41,7 +41,8 @@ class StackOverflowTest {
         List<String> args = new ArrayList<>(List.of("-Xss256k", mode, "-XX:-StackTraceInThrowable", // cheap errors
                 "-cp", classpath, StackOverflowDrill.class.getName(), String.valueOf(trials), String.valueOf(dives)));
         args.addAll(List.of(SCENARIOS));
-        ChildJvm.Result r = ChildJvm.run(dir, Duration.ofSeconds(100), args);
+        // The drill reports a hang itself; this bound is for a loaded machine, where the child gets little time.
+        ChildJvm.Result r = ChildJvm.run(dir, Duration.ofSeconds(300), args);
         assertEquals(0, r.exitCode(), r::toString);
     }
 

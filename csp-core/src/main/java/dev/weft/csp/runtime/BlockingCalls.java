@@ -9,7 +9,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The threads that run {@code Weft.blocking} calls: a cached pool of daemon threads ({@code weft-blocking-N})
- * shared by every scheduler, created on first use; a thread idle for a minute ends.
+ * shared by every scheduler, created on first use; a thread idle for two seconds ends (an interrupt does not end
+ * an idle pool thread, so this bounds how long one outlives the application's last call).
  */
 public final class BlockingCalls {
     private BlockingCalls() {
@@ -25,7 +26,7 @@ public final class BlockingCalls {
                 t.setDaemon(true);
                 return t;
             };
-            return new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS, new SynchronousQueue<>(),
+            return new ThreadPoolExecutor(0, Integer.MAX_VALUE, 2, TimeUnit.SECONDS, new SynchronousQueue<>(),
                     factory);
         }
     }

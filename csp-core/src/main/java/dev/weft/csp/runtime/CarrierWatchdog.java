@@ -1,27 +1,66 @@
 package dev.weft.csp.runtime;
 
 import java.lang.System.Logger.Level;
-import java.util.Set;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.security.CodeSource;
+import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Warns when a fiber holds its carrier for long without pausing: a fiber that calls {@code Thread.sleep},
- * blocking I/O or a lock stalls every fiber queued behind it, and nothing else would say so. One daemon thread
- * for the whole JVM looks at every scheduler's carriers a few times per threshold; a slice seen running past
- * the threshold ({@code weft.stuckCarrierMillis}, default 50 ms, 0 to switch off) while its carrier waits
- * (sleeps, blocks on a lock), or ten times that while it runs (a computation, or blocking I/O, which the JVM
- * shows as running), is reported once, through
- * {@link System.Logger} (logger {@code dev.weft.csp}, level WARNING) with the carrier's stack, and as a JFR
- * event ({@link RuntimeEvents.StuckCarrier}). Looking costs the carriers nothing: the watchdog only reads
- * what each worker already publishes (the fiber it runs and its slice count).
+ * Warns when user code blocks a carrier: a fiber that calls {@code Thread.sleep}, blocking I/O or a lock, or
+ * computes for long without pausing, stalls every fiber queued behind it, and nothing else would say so. One
+ * daemon thread ({@code weft-carrier-watchdog}) looks at every scheduler's carriers a few times per threshold
+ * ({@code weft.stuckCarrierMillis}, default 50 ms, 0 to switch off); it runs while a scheduler's carriers
+ * run, and ends when none does or when it is interrupted (the next scheduler started starts it again).
+ *
+ * <p>A slice seen running past the threshold is reported once, through {@link System.Logger} (logger
+ * {@code dev.weft.csp}, level WARNING), naming the fiber, with its carrier's stack taken while that slice still
+ * ran, and as a JFR event ({@link RuntimeEvents.StuckCarrier}), if it is user blocking:
+ * <ul>
+ *   <li>the carrier waits in the JVM (sleeps, waits for a lock or a monitor): blocked;
+ *   <li>it is runnable but has used under half of the time on a processor, in a native method (a socket's
+ *       read, a file's): blocking I/O. Runnable in Java code without using the processor, it is only
+ *       descheduled (the machine is loaded), which is nobody's fault;
+ *   <li>it has used ten times the threshold of processor time in that slice: a long computation.
+ * </ul>
+ * Processor time is the carrier thread's ({@link ThreadMXBean#getThreadCpuTime}), as Loom's pinning event and
+ * BlockHound look at what a thread really does rather than at the clock. The code that blocks is the innermost
+ * frame outside the JDK; when that is Weft's own (its lock, a barrier waking a million parties, a class of
+ * csp-core being loaded) or the JDK is loading a class, it is not the user's blocking and nothing is said.
+ * Looking costs the carriers nothing: the watchdog only reads what each worker publishes (the fiber it runs
+ * and its slice count); an idle carrier runs no fiber and is never looked at further.
  */
 final class CarrierWatchdog {
     private static final System.Logger LOG = System.getLogger("dev.weft.csp");
-    private static final Set<WorkerPool> POOLS = ConcurrentHashMap.newKeySet();
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    private static final CodeSource WEFT = CarrierWatchdog.class.getProtectionDomain().getCodeSource();
+    /** Whether a class, by name, is Weft's own (loaded from csp-core): asked rarely, kept. */
+    private static final Map<String, Boolean> OWN = new ConcurrentHashMap<>();
+    private static final Map<WorkerPool, Watch[]> POOLS = new ConcurrentHashMap<>();
     private static Thread thread; // under the class's monitor
 
     private CarrierWatchdog() {
+    }
+
+    /** What the watchdog knows of one worker's current slice. Its thread alone reads and writes it. */
+    private static final class Watch {
+        final Worker worker;
+        int slice;
+        /** When this slice was first seen running. */
+        long since;
+        /** The carrier's processor time when the slice was seen a second time, and when that was; -1: not yet. */
+        long cpuAtSecondLook = -1;
+        long secondLook;
+        /** Not before this time is the slice's stack taken again (a stack costs the carrier a handshake). */
+        long nextStack;
+        boolean reported;
+
+        Watch(Worker worker) {
+            this.worker = worker;
+        }
     }
 
     /** The threshold in nanoseconds, read each round so that it can be changed while running; 0: off. */
@@ -29,9 +68,14 @@ final class CarrierWatchdog {
         return Math.max(0, Long.getLong("weft.stuckCarrierMillis", 50)) * 1_000_000;
     }
 
-    /** Starts watching {@code pool}'s carriers (and the watchdog, on first use). */
+    /** Starts watching {@code pool}'s carriers (and the watchdog, if it does not run). */
     static void watch(WorkerPool pool) {
-        POOLS.add(pool);
+        Worker[] workers = pool.workers();
+        Watch[] watches = new Watch[workers.length];
+        for (int i = 0; i < workers.length; i++) {
+            watches[i] = new Watch(workers[i]);
+        }
+        POOLS.put(pool, watches);
         synchronized (CarrierWatchdog.class) {
             if (thread == null) {
                 thread = new Thread(CarrierWatchdog::loop, "weft-carrier-watchdog");
@@ -41,43 +85,156 @@ final class CarrierWatchdog {
         }
     }
 
-    /** Stops watching {@code pool}, whose carriers have stopped. */
+    /** Stops watching {@code pool}, whose carriers have stopped; the watchdog ends with the last pool. */
     static void unwatch(WorkerPool pool) {
         POOLS.remove(pool);
+        synchronized (CarrierWatchdog.class) {
+            Thread t = thread;
+            if (t != null && POOLS.isEmpty()) {
+                LockSupport.unpark(t); // to see that it is not needed any more
+            }
+        }
+    }
+
+    /** Whether the watchdog thread runs now (for tests). */
+    static synchronized boolean isRunning() {
+        return thread != null;
     }
 
     private static void loop() {
         for (;;) {
+            synchronized (CarrierWatchdog.class) {
+                // watch() adds its pool before it looks at the thread: a pool added after this look starts another
+                if (POOLS.isEmpty() || Thread.currentThread().isInterrupted()) {
+                    thread = null;
+                    return;
+                }
+            }
             long threshold = thresholdNanos();
             LockSupport.parkNanos(threshold == 0 ? 1_000_000_000L : Math.max(5_000_000L, threshold / 4));
             if (threshold == 0) {
                 continue;
             }
             long now = System.nanoTime();
-            for (WorkerPool p : POOLS) {
-                for (Worker w : p.workers()) {
-                    w.watch(now, threshold);
+            for (Watch[] watches : POOLS.values()) {
+                for (Watch w : watches) {
+                    try {
+                        look(w, now, threshold);
+                    } catch (RuntimeException | Error e) {
+                        // the carrier stopped as we looked, or a fiber's toString failed: the watchdog goes on
+                    }
                 }
             }
         }
     }
 
+    /** Looks at one worker: a slice that has lasted past the threshold and blocks for the user is reported, once. */
+    private static void look(Watch w, long now, long threshold) {
+        Worker worker = w.worker;
+        Continuation fiber = worker.running;
+        int slice = worker.slices();
+        if (fiber == null || slice != w.slice) {
+            w.slice = slice;
+            w.since = now;
+            w.cpuAtSecondLook = -1;
+            w.nextStack = now;
+            w.reported = false;
+            return;
+        }
+        Thread carrier = worker.thread();
+        if (w.cpuAtSecondLook < 0) { // a slice that lasts: from now on its processor time counts
+            w.cpuAtSecondLook = cpuTime(carrier);
+            w.secondLook = now;
+        }
+        if (w.reported || now - w.since < threshold || now - w.nextStack < 0) {
+            return;
+        }
+        Thread.State state = carrier.getState();
+        long cpu = w.cpuAtSecondLook < 0 ? -1 : cpuTime(carrier) - w.cpuAtSecondLook;
+        boolean waiting = state == Thread.State.BLOCKED || state == Thread.State.WAITING
+                || state == Thread.State.TIMED_WAITING;
+        boolean computing = cpu >= 10 * threshold;
+        boolean offProcessor = cpu >= 0 && state == Thread.State.RUNNABLE && cpu < (now - w.secondLook) / 2;
+        if (!waiting && !computing && !offProcessor) {
+            return;
+        }
+        StackTraceElement[] stack = carrier.getStackTrace();
+        w.nextStack = now + threshold; // a slice found innocent is looked at again a threshold later, not each round
+        if (worker.running != fiber || worker.slices() != slice) {
+            return; // the slice ended as the stack was taken: that stack is another's
+        }
+        String how = waiting ? "blocked in the JVM (" + state + ")"
+                : computing ? "computing (" + cpu / 1_000_000 + " ms of processor time)"
+                : "in a native call (blocking I/O?)";
+        if (!blocksForTheUser(stack, waiting || computing)) {
+            return;
+        }
+        w.reported = true;
+        report(fiber, carrier, now - w.since, how, stack);
+    }
+
     /**
-     * Reports a slice of {@code fiber} on {@code carrier} that has lasted {@code nanos} so far, the carrier
-     * {@code waiting} (blocked in the JVM) or running.
+     * Whether {@code stack} shows user code blocking: the innermost frame outside the JDK is not Weft's own, no
+     * class is being loaded, and, unless the carrier waits or computes ({@code sure}), the innermost frame is
+     * a native method (blocking I/O rather than a descheduled thread).
      */
-    static void report(Object fiber, Thread carrier, long nanos, boolean waiting) {
+    static boolean blocksForTheUser(StackTraceElement[] stack, boolean sure) {
+        if (stack.length == 0 || !(sure || stack[0].isNativeMethod())) {
+            return false;
+        }
+        for (StackTraceElement e : stack) {
+            String c = e.getClassName();
+            if (c.equals("java.lang.ClassLoader") || c.startsWith("jdk.internal.loader.")) {
+                return false; // loading a class (a cold JVM reads and verifies it): not the user's blocking
+            }
+            if (!isJdk(c)) {
+                return !isWeft(c);
+            }
+        }
+        return false;
+    }
+
+    private static boolean isJdk(String className) {
+        return className.startsWith("java.") || className.startsWith("javax.") || className.startsWith("jdk.")
+                || className.startsWith("sun.") || className.startsWith("com.sun.");
+    }
+
+    /** Whether the class named {@code className} is part of csp-core (a hidden class or an unknown one is not). */
+    private static boolean isWeft(String className) {
+        return className.startsWith("dev.weft.") && OWN.computeIfAbsent(className, n -> {
+            try {
+                Class<?> c = Class.forName(n, false, CarrierWatchdog.class.getClassLoader());
+                return Objects.equals(c.getProtectionDomain().getCodeSource(), WEFT);
+            } catch (ClassNotFoundException | LinkageError | SecurityException e) {
+                return false;
+            }
+        });
+    }
+
+    /** The processor time {@code t} has used, in nanoseconds, or -1 where the JVM cannot tell. */
+    private static long cpuTime(Thread t) {
+        try {
+            return THREADS.isThreadCpuTimeEnabled() ? THREADS.getThreadCpuTime(t.getId()) : -1;
+        } catch (UnsupportedOperationException e) {
+            return -1;
+        }
+    }
+
+    /** Reports a slice of {@code fiber} on {@code carrier} that has lasted {@code nanos} so far, at {@code stack}. */
+    private static void report(Object fiber, Thread carrier, long nanos, String how, StackTraceElement[] stack) {
         long ms = nanos / 1_000_000;
         RuntimeEvents.stuckCarrier(String.valueOf(fiber), carrier.getName(), ms);
         if (!LOG.isLoggable(Level.WARNING)) {
             return;
         }
         StringBuilder b = new StringBuilder().append(fiber).append(" has held carrier ").append(carrier.getName())
-                .append(" for ").append(ms).append(" ms without pausing, ")
-                .append(waiting ? "blocked in the JVM" : "running (computing, or in blocking I/O)")
+                .append(" for ").append(ms).append(" ms without pausing, ").append(how)
                 .append(", stalling the fibers queued behind it. A blocking call (Thread.sleep, I/O, a lock) belongs")
-                .append(" in Weft.blocking; a long computation can call Fiber.yieldIfDue(). The carrier is at:");
-        for (StackTraceElement e : carrier.getStackTrace()) {
+                .append(" in Weft.blocking; a long computation can call Fiber.yieldIfDue(). The fiber is at:");
+        for (StackTraceElement e : stack) {
+            if (e.getClassName().equals("dev.weft.csp.Fiber") && e.getMethodName().equals("runSlice")) {
+                break; // below: the carrier's own frames
+            }
             b.append("\n\tat ").append(e);
         }
         LOG.log(Level.WARNING, b.toString());

@@ -30,4 +30,11 @@ public interface DeadlockCheck {
      * Asked by the pool's one carrier, between two fibers.
      */
     boolean onlyTimersCanWake(WorkerPool pool);
+
+    /**
+     * The warning for a run whose {@code fibers} have all been parked for {@code nanos}, the pool at rest,
+     * while every collection found them still reachable from outside: their dump, and why no deadlock could
+     * be reported.
+     */
+    String hangWarning(WorkerPool pool, List<Continuation> fibers, long nanos);
 }

@@ -25,6 +25,10 @@ final class DeadlockProbe extends Continuation {
     final WeakReference<DeadlockProbe> handle = new WeakReference<>(this);
     /** True while the fibers hang in the ring (not yet taken back). */
     boolean out;
+    /** When the fibers were hung: since then, every one of them has been parked and the pool at rest. */
+    final long sentAt = System.nanoTime();
+    /** Whether the run's hang has been reported (see {@link WorkerPool#probeRefuted}). */
+    boolean hangReported;
 
     DeadlockProbe(WorkerPool pool) {
         this.pool = pool;

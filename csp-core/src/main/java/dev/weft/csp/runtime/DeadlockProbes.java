@@ -9,8 +9,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The thread that runs the {@link DeadlockProbe}s of every pool: one daemon thread for the JVM, started on
- * first use. It asks for a collection ({@link System#gc()}) once a probe's delay has passed, then sees
+ * The thread that runs the {@link DeadlockProbe}s of every pool: one daemon thread for the JVM, started when
+ * a probe goes out, ending once none waits for its collection (or when it is interrupted: the next probe
+ * starts another). It asks for a collection ({@link System#gc()}) once a probe's delay has passed, then sees
  * whether the probe's ring was found unreachable (its weak handle cleared: the finalizer will hand it back)
  * or not (the pool is told, and the probe asks again later, as long as it is out). It also takes the probes
  * the finalizer hands back and has the pool report them, so that no Weft code runs on the JVM's finalizer
@@ -24,6 +25,8 @@ final class DeadlockProbes {
     /** Probes the finalizer handed back (under LOCK). */
     private static final ArrayDeque<DeadlockProbe> UNREACHABLE = new ArrayDeque<>();
     private static Thread thread; // under LOCK
+    /** Whether what the JVM's options do to deadlock reports has been said (see {@link #blindness}). */
+    private static boolean blindnessTold; // under LOCK
 
     private DeadlockProbes() {
     }
@@ -84,19 +87,32 @@ final class DeadlockProbes {
     }
 
     private static void loop() {
-        String warning = blindness(ManagementFactory.getRuntimeMXBean().getInputArguments());
-        if (warning != null) {
-            LOG.log(System.Logger.Level.WARNING, warning);
+        synchronized (LOCK) {
+            if (!blindnessTold) {
+                blindnessTold = true;
+                String warning = blindness(ManagementFactory.getRuntimeMXBean().getInputArguments());
+                if (warning != null) {
+                    LOG.log(System.Logger.Level.WARNING, warning);
+                }
+            }
         }
         for (;;) {
             try {
                 if (!concludeOne()) {
-                    collect(awaitDue());
+                    List<Request> due = awaitDue();
+                    if (due == null) {
+                        return;
+                    }
+                    collect(due);
                 }
+            } catch (InterruptedException e) {
+                synchronized (LOCK) {
+                    thread = null; // what is left waits for the next request, which starts another thread
+                }
+                return;
             } catch (Throwable t) {
                 try {
-                    System.err.println("weft-deadlock-probe: unexpected failure: " + t); // a bug: the thread goes on
-                    t.printStackTrace();
+                    LOG.log(System.Logger.Level.ERROR, "weft-deadlock-probe: unexpected failure", t); // a bug: it goes on
                 } catch (Throwable ignored) {
                     // nothing more can be said
                 }
@@ -117,7 +133,10 @@ final class DeadlockProbes {
         return true;
     }
 
-    /** Waits until some probe's delay has passed (those are returned) or the finalizer hands one back (empty). */
+    /**
+     * Waits until some probe's delay has passed (those are returned) or the finalizer hands one back (empty);
+     * null, the thread having been let go, once nothing is left to wait for.
+     */
     private static List<Request> awaitDue() throws InterruptedException {
         synchronized (LOCK) {
             for (;;) {
@@ -141,7 +160,8 @@ final class DeadlockProbes {
                     return due;
                 }
                 if (wait == Long.MAX_VALUE) {
-                    LOCK.wait();
+                    thread = null; // nothing pending: a later request starts another thread
+                    return null;
                 } else {
                     TimeUnit.NANOSECONDS.timedWait(LOCK, wait);
                 }

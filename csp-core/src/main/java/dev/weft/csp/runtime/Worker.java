@@ -85,10 +85,6 @@ final class Worker implements Runnable {
     /** The run whose fibers the running slice counts from its credit, and the counts left; the slice's end returns them. */
     private RunGroup credited;
     private int credit;
-    // The watchdog's view of this worker (CarrierWatchdog): its thread alone reads and writes these.
-    private int watchedSlice;
-    private long watchedSince;
-    private boolean reported;
     /** What this worker, idle, last saw of each other worker: its slice count and when that was first seen. */
     private int[] seenSlices;
     private long[] seenSince;
@@ -126,29 +122,9 @@ final class Worker implements Runnable {
         return thread;
     }
 
-    /**
-     * The watchdog looks: a slice that it has seen running since {@code watchedSince} for {@code threshold} ns
-     * or more while its carrier waits, or ten times that long while it runs, is reported, once. Called by the
-     * watchdog thread only.
-     */
-    void watch(long now, long threshold) {
-        Continuation c = running;
-        int s = (int) SLICES.getOpaque(this);
-        if (c == null || s != watchedSlice) {
-            watchedSlice = s;
-            watchedSince = now;
-            reported = false;
-            return;
-        }
-        if (!reported && now - watchedSince >= threshold) {
-            // A carrier that waits (sleep, a lock, a park) is stuck for sure; one that runs may be computing,
-            // or in blocking I/O, which looks the same: it gets ten times as long before it is reported.
-            boolean waiting = thread.getState() != Thread.State.RUNNABLE;
-            if (waiting || now - watchedSince >= 10 * threshold) {
-                reported = true;
-                CarrierWatchdog.report(c, thread, now - watchedSince, waiting);
-            }
-        }
+    /** Slices dispatched so far: a slice that lasts shows the same count (read by other threads). */
+    int slices() {
+        return (int) SLICES.getOpaque(this);
     }
 
     /** The worker whose carrier is the calling thread, or null. */
@@ -532,6 +508,9 @@ final class Worker implements Runnable {
                 LockSupport.park(this);
             } else if (wait > 0) {
                 LockSupport.parkNanos(this, wait);
+            }
+            if (Thread.interrupted()) { // else every later park returns at once: the carrier would spin
+                pool.carrierInterrupted();
             }
             return true;
         } finally {

@@ -21,12 +21,13 @@ import java.util.function.Function;
  * to a parked worker if there is one. No lock is shared by the workers.
  */
 public final class WorkerPool {
+    private static final System.Logger LOG = System.getLogger("dev.weft.csp");
     /** The delay a refuted probe sets for the next one, at first and at most (it doubles in between). */
     private static final long MIN_PROBE_DELAY = 10_000_000L, MAX_PROBE_DELAY = 60_000_000_000L;
     private final String name;
     private final Worker[] workers;
     private final AtomicInteger nextExternal = new AtomicInteger();
-    private final BiConsumer<Object, Throwable> uncaughtHandler;
+    private final BiConsumer<String, Throwable> uncaughtHandler;
     /** Workers looking for work (spinning or parked): a busy pool pays one volatile read to know none is. */
     final AtomicInteger idle = new AtomicInteger();
     /** Batches stolen so far (statistics). */
@@ -55,18 +56,21 @@ public final class WorkerPool {
     private long lastRefuted;
     private long probesStarted;
     private long probesRefuted;
+    private volatile Runnable interruptedWhenIdle;
+    /** After how long a refuted probe's run is reported as hanging (see {@link #probeRefuted}); 0: never. */
+    private volatile long hangWarningNanos;
 
     /** Starts {@code n} carrier threads named after {@code name}. */
-    public WorkerPool(int n, String name, BiConsumer<Object, Throwable> uncaughtHandler) {
+    public WorkerPool(int n, String name, BiConsumer<String, Throwable> uncaughtHandler) {
         this(n, name, uncaughtHandler, null);
     }
 
     /** Starts the one carrier of a pool driven by {@code simulation}. */
-    public WorkerPool(String name, BiConsumer<Object, Throwable> uncaughtHandler, Simulation simulation) {
+    public WorkerPool(String name, BiConsumer<String, Throwable> uncaughtHandler, Simulation simulation) {
         this(1, name, uncaughtHandler, simulation);
     }
 
-    private WorkerPool(int n, String name, BiConsumer<Object, Throwable> uncaughtHandler, Simulation simulation) {
+    private WorkerPool(int n, String name, BiConsumer<String, Throwable> uncaughtHandler, Simulation simulation) {
         if (n < 1) {
             throw new IllegalArgumentException("a scheduler needs at least one worker, got " + n);
         }
@@ -273,14 +277,14 @@ public final class WorkerPool {
         return null;
     }
 
-    /** Hands a failure of an unjoined fiber to the scheduler's handler. */
-    public void uncaught(Object fiber, Throwable t) {
+    /** Hands the failure of {@code fiber} (as dumps name it), which nobody joined, to the scheduler's handler. */
+    public void uncaught(String fiber, Throwable t) {
         try {
             uncaughtHandler.accept(fiber, t);
         } catch (Throwable again) {
             // the handler itself failed (out of memory, a failing toString): a carrier must survive it
             try {
-                System.err.println("Exception in the uncaught-exception handler of scheduler " + name + ": " + again);
+                LOG.log(System.Logger.Level.ERROR, "the uncaught-failure handler of scheduler " + name + " failed", again);
             } catch (Throwable ignored) {
                 // nothing more can be said
             }
@@ -290,8 +294,8 @@ public final class WorkerPool {
     /** Something escaped a fiber's slice (a bug in the runtime or a handler): report it; the carrier goes on. */
     void carrierFailure(Continuation c, Throwable t) {
         try {
-            System.err.println("Weft carrier " + Thread.currentThread().getName() + ": unexpected failure in " + c);
-            t.printStackTrace();
+            LOG.log(System.Logger.Level.ERROR, "Weft carrier " + Thread.currentThread().getName()
+                    + ": unexpected failure in " + c, t);
         } catch (Throwable ignored) {
             // reporting failed too (out of memory): the carrier goes on regardless
         }
@@ -334,13 +338,15 @@ public final class WorkerPool {
     /**
      * Unregisters a {@code Weft.run} that is returning. Every fiber of a finished run has left the live lists
      * by then: those that ended on another carrier than their home's are taken out now, if that carrier has
-     * not done it yet (each was queued for it before it counted as ended).
+     * not done it yet (each was queued for it before it counted as ended). The failures of the run's fibers
+     * that nobody joined go to the handler now, on the calling thread (see {@link UnjoinedFailures}).
      */
     public void runEnded(RunGroup run) {
         runs.remove(run);
         for (Worker w : workers) {
             w.leaveHomeLists();
         }
+        UnjoinedFailures.runEnded(run);
     }
 
     /** Counts a {@code Weft.blocking} call in flight (+1 as it starts, -1 as it returns). */
@@ -495,7 +501,8 @@ public final class WorkerPool {
             long notBefore = lastRefuted + probeDelay;
             for (WeakReference<DeadlockProbe> handle : probes) {
                 probesStarted++;
-                DeadlockProbes.collect(this, handle, probeDelay == 0 || notBefore - now < 0 ? now : notBefore);
+                DeadlockProbes.collect(this, handle, probeDelay == 0 || notBefore - now < 0 ? now
+                        : byHangWarning(notBefore, now));
             }
             probing = !probes.isEmpty();
             return probing;
@@ -573,13 +580,46 @@ public final class WorkerPool {
      * idle pool whose fibers wait on an outside party does not collect again and again.
      */
     void probeRefuted(WeakReference<DeadlockProbe> handle) {
+        List<Continuation> hanging = null;
+        long nanos = 0;
         synchronized (probeLock) {
             probesRefuted++;
             lengthenProbeDelay();
-            if (isOutNow(handle)) {
-                DeadlockProbes.collect(this, handle, lastRefuted + probeDelay);
+            DeadlockProbe p = isOutNow(handle) ? handle.get() : null;
+            if (p != null) {
+                nanos = lastRefuted - p.sentAt;
+                long hang = hangWarningNanos;
+                if (hang > 0 && !p.hangReported && nanos >= hang) {
+                    p.hangReported = true;
+                    hanging = p.fibers();
+                }
+                DeadlockProbes.collect(this, handle, p.hangReported ? lastRefuted + probeDelay
+                        : byHangWarning(lastRefuted + probeDelay, p.sentAt));
             }
         }
+        DeadlockCheck check = deadlockCheck;
+        if (hanging != null && check != null) {
+            // This thread asks for the collections: the fibers must not stay reachable from its frames after this.
+            LOG.log(System.Logger.Level.WARNING, check.hangWarning(this, hanging, nanos));
+        }
+    }
+
+    /**
+     * A probe's next collection, {@code notBefore}, brought forward to when the hang warning of fibers hung at
+     * {@code sentAt} is due: the warning rests on a collection that found them still reachable.
+     */
+    private long byHangWarning(long notBefore, long sentAt) {
+        long hang = hangWarningNanos;
+        if (hang <= 0 || hang == Long.MAX_VALUE) {
+            return notBefore;
+        }
+        long warnAt = sentAt + hang;
+        return warnAt - notBefore < 0 ? warnAt : notBefore;
+    }
+
+    /** After how long a run whose fibers all stay blocked, unreachable for a deadlock report, is warned of. */
+    public void setHangWarning(long nanos) {
+        hangWarningNanos = nanos;
     }
 
     /**
@@ -643,6 +683,23 @@ public final class WorkerPool {
     private void wakeAll() {
         for (Worker w : workers) {
             w.wakeIfParked();
+        }
+    }
+
+    /**
+     * {@code action} runs when an idle carrier of this pool is interrupted while no fiber is left: the default
+     * scheduler, which nobody closes, retires then, so that its threads end when an application's teardown
+     * (such as {@code mvn exec:java}'s) interrupts them. Other pools ignore an interrupt: their owner closes them.
+     */
+    public void onInterruptedWhenIdle(Runnable action) {
+        this.interruptedWhenIdle = action;
+    }
+
+    /** An idle carrier found itself interrupted (its status is cleared): see {@link #onInterruptedWhenIdle}. */
+    void carrierInterrupted() {
+        Runnable action = interruptedWhenIdle;
+        if (action != null && !closed && liveFibers() == 0) {
+            action.run();
         }
     }
 

@@ -29,7 +29,9 @@ record CliArguments(List<Path> inputs, List<Path> classpath, Path output, boolea
                     + " unchanged) and every other file, so that OUT alone replaces IN",
             "  --preemptive  also insert a preemption check at every loop back-edge of pausable code, so that"
                     + " a fiber spinning in a loop cannot starve the others on its carrier",
-            "exit status: 0 woven, 1 weave errors (printed as File.java:42: message), 2 bad arguments");
+            "exit status: 0 woven, 1 weave errors (printed as File.java:42: message), 2 bad arguments",
+            "       java -jar csp-weaver.jar dump PID",
+            "  prints the fiber dump of every Weft scheduler in the running JVM PID (as jstack PID does threads)");
 
     /** Parses and checks {@code args}; paths must exist as described in {@link #USAGE}. */
     static CliArguments parse(String... args) throws UsageException {

@@ -15,7 +15,8 @@ import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
- * The weaver's command line: {@code java -jar csp-weaver.jar [-cp PATH] IN... -d OUT}.
+ * The weaver's command line: {@code java -jar csp-weaver.jar [-cp PATH] IN... -d OUT}; and
+ * {@code java -jar csp-weaver.jar dump PID}, the fiber dump of a running JVM (see {@link DumpCommand}).
  *
  * <p>IN are class directories or jars; {@code -cp} names the libraries they call, as javac's does. OUT, a
  * directory or a jar ({@code -d app-woven.jar}), receives every class of IN, woven or copied unchanged, and
@@ -69,6 +70,9 @@ public final class WeaveCli {
 
     private static int run(String[] args, PrintStream out, PrintStream err,
             BiFunction<ClassFinder, Boolean, ClassTransform> engine) {
+        if (args.length > 0 && args[0].equals("dump")) {
+            return DumpCommand.run(args, out, err);
+        }
         CliArguments a;
         try {
             a = CliArguments.parse(args);
