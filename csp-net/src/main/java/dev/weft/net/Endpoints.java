@@ -39,6 +39,11 @@ final class Endpoints implements LinkListener {
         return transport.address();
     }
 
+    /** Blocks the caller until {@code done} or {@code nanos} pass (see {@link Transport#await}); true if done. */
+    boolean await(java.util.function.BooleanSupplier done, long nanos) {
+        return transport.await(done, nanos);
+    }
+
     long nextId() {
         return ids.incrementAndGet();
     }

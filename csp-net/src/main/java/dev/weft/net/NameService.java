@@ -89,7 +89,10 @@ final class NameService {
             if (link.isLost()) {
                 throw serverGone(link);
             }
-            ok = answer.get(wait.toNanos(), TimeUnit.NANOSECONDS);
+            if (!endpoints.await(answer::isDone, wait.toNanos())) { // on a carrier: drives the node's loop meanwhile
+                throw new TimeoutException();
+            }
+            ok = answer.get();
         } catch (TimeoutException e) {
             throw new LinkLostException("the name server " + server + " did not answer the registration of '"
                     + name + "' within " + wait.toMillis() + " ms");
