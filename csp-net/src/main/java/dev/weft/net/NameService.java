@@ -21,7 +21,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -89,7 +88,7 @@ final class NameService {
             if (link.isLost()) {
                 throw serverGone(link);
             }
-            if (!endpoints.await(answer::isDone, wait.toNanos())) { // on a carrier: drives the node's loop meanwhile
+            if (!endpoints.await(answer, wait.toNanos())) { // on a carrier: drives the node's loop meanwhile
                 throw new TimeoutException();
             }
             ok = answer.get();

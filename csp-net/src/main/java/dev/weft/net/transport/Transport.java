@@ -226,6 +226,11 @@ public final class Transport implements AutoCloseable {
         }
     }
 
+    /** Whether this node's loop is a carrier's (else a thread of its own). */
+    public boolean onCarriers() {
+        return group == null;
+    }
+
     /**
      * Blocks the calling thread until {@code done} or {@code nanos} pass; true if done. A carrier that blocks here
      * (a fiber starting or closing a node, or waiting for the name server) drives the node's loop meanwhile, when
