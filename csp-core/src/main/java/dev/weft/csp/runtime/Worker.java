@@ -507,8 +507,10 @@ final class Worker implements Runnable {
             pool.idle.decrementAndGet();
             idling = false;
             pool.leftRest(); // before any fiber runs: the fibers of a deadlock probe go back to their lists
-            if (stealing && !active.isEmpty()) {
-                wakeSoundSleepers(); // so that one of them watches this worker for a slice that gets stuck
+            // So that one of them watches this worker for a slice that gets stuck; with a poller also for work handed
+            // over from outside, not yet in the active batch: a slice that lasts must not starve this carrier's sockets.
+            if (stealing && (!active.isEmpty() || poller != null && !inbox.isEmpty())) {
+                wakeSoundSleepers();
             }
         }
     }

@@ -153,19 +153,6 @@ public final class CarrierLoop extends AbstractScheduledEventExecutor implements
         return true;
     }
 
-    /** Runs {@code task} on the calling thread as this loop's driver if nobody holds it, else queues it. */
-    public void runOrExecute(Runnable task) {
-        if (take()) {
-            try {
-                task.run();
-            } finally {
-                leave();
-            }
-        } else {
-            execute(task);
-        }
-    }
-
     private boolean take() {
         return driver.compareAndSet(null, Thread.currentThread());
     }

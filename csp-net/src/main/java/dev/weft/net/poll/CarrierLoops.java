@@ -93,11 +93,6 @@ public final class CarrierLoops extends AbstractEventExecutorGroup implements Io
         return loops[Math.floorMod(nextIndex.getAndIncrement(), loops.length)];
     }
 
-    /** The next loop in turn, whatever the calling thread. */
-    public CarrierLoop nextInTurn() {
-        return loops[Math.floorMod(nextIndex.getAndIncrement(), loops.length)];
-    }
-
     @Deprecated
     @Override
     public io.netty.channel.ChannelFuture register(io.netty.channel.Channel channel, io.netty.channel.ChannelPromise promise) {
