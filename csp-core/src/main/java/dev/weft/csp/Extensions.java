@@ -1,5 +1,7 @@
 package dev.weft.csp;
 
+import dev.weft.csp.runtime.WorkerPool;
+
 /**
  * What libraries built on Weft need beyond the public API (csp-net uses it); programs do not need it.
  */
@@ -79,6 +81,14 @@ public final class Extensions {
      */
     public static boolean awaited(ChannelInput<?> in) {
         return input(in).awaited();
+    }
+
+    /**
+     * The carriers of {@code scheduler}, for a library that plugs an I/O poller into them
+     * ({@link WorkerPool#plugPollers}).
+     */
+    public static WorkerPool pool(Scheduler scheduler) {
+        return scheduler.pool;
     }
 
     private static ChannelImpl<?>.In input(ChannelInput<?> in) {

@@ -39,6 +39,24 @@ final class Endpoints implements LinkListener {
         return transport.address();
     }
 
+    /**
+     * Blocks the caller until {@code answer} completes or {@code nanos} pass; true if it completed. A carrier drives
+     * the node's loop meanwhile if the node is on the carriers (see {@link Transport#await}).
+     */
+    boolean await(java.util.concurrent.CompletableFuture<?> answer, long nanos) throws InterruptedException {
+        if (transport.onCarriers()) {
+            return transport.await(answer::isDone, nanos);
+        }
+        try {
+            answer.get(nanos, java.util.concurrent.TimeUnit.NANOSECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+            // completed: the caller takes the failure from the answer
+        } catch (java.util.concurrent.TimeoutException e) {
+            return false;
+        }
+        return true;
+    }
+
     long nextId() {
         return ids.incrementAndGet();
     }

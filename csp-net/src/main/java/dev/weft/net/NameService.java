@@ -21,7 +21,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -89,7 +88,10 @@ final class NameService {
             if (link.isLost()) {
                 throw serverGone(link);
             }
-            ok = answer.get(wait.toNanos(), TimeUnit.NANOSECONDS);
+            if (!endpoints.await(answer, wait.toNanos())) { // on a carrier: drives the node's loop meanwhile
+                throw new TimeoutException();
+            }
+            ok = answer.get();
         } catch (TimeoutException e) {
             throw new LinkLostException("the name server " + server + " did not answer the registration of '"
                     + name + "' within " + wait.toMillis() + " ms");

@@ -3,6 +3,8 @@ package dev.weft.net;
 import dev.weft.csp.ConnectionClient;
 import dev.weft.csp.Pausable;
 import dev.weft.csp.PoisonException;
+import dev.weft.csp.Scheduler;
+import dev.weft.net.poll.CarrierLoops;
 import dev.weft.net.transport.Transport;
 import dev.weft.net.transport.TransportConfig;
 import java.time.Duration;
@@ -41,8 +43,9 @@ public final class Node implements AutoCloseable {
         boolean hasNames = b.serveNames || b.nameServer != null;
         names = hasNames ? new NameService(endpoints, b.serveNames, b.nameServer) : null;
         answerWait = b.heartbeatTimeout.multipliedBy(2);
+        CarrierLoops carriers = b.scheduler != null ? CarrierLoops.of(b.scheduler) : CarrierLoops.ofCurrentCarrier();
         transport = Transport.start(new TransportConfig(b.host, b.port, b.secret, b.tls, b.heartbeatInterval,
-                b.heartbeatTimeout, b.maxFrameBytes), endpoints);
+                b.heartbeatTimeout, b.maxFrameBytes), endpoints, carriers);
         endpoints.start(transport, names);
     }
 
@@ -242,6 +245,7 @@ public final class Node implements AutoCloseable {
         private Duration heartbeatInterval = Duration.ofSeconds(1);
         private Duration heartbeatTimeout = Duration.ofSeconds(5);
         private int maxFrameBytes = 16 << 20;
+        private Scheduler scheduler;
 
         private Builder() {
         }
@@ -310,6 +314,17 @@ public final class Node implements AutoCloseable {
             }
             this.heartbeatInterval = interval;
             this.heartbeatTimeout = timeout;
+            return this;
+        }
+
+        /**
+         * The node's I/O runs on {@code s}'s carriers: they poll its sockets themselves, so a value that arrives
+         * for a fiber is decoded, and the fiber runs, on the carrier that read it, with no thread hand-off. The
+         * default for a node started by a fiber is its scheduler; a node started elsewhere without this option
+         * has an I/O thread of its own. Close the node before the scheduler.
+         */
+        public Builder scheduler(Scheduler s) {
+            this.scheduler = Objects.requireNonNull(s, "a scheduler is needed");
             return this;
         }
 

@@ -27,7 +27,7 @@ class ChildHostileTest {
     @Test
     void aNodeInAnotherJvmRefusesEveryAttackAndGoesOn() throws Exception {
         try (Nodes nodes = new Nodes()) {
-            Node parent = nodes.start(Node.builder().serveNames().secret(SECRET));
+            Node parent = nodes.start(TestCarriers.builder().serveNames().secret(SECRET));
             NetChannelInput<String> replies = parent.net2one("echo.out");
             Process child = ChildNode.start(parent.address(), "guarded", SECRET);
             try {
@@ -40,7 +40,7 @@ class ChildHostileTest {
                 rawAttack(target, new byte[] {0x7f, (byte) 0xff, (byte) 0xff, (byte) 0xff, 1, 2, 3}); // 2 GiB frame
                 assertEchoes(echo, replies, "after an oversized length");
 
-                try (Node wrongSecret = Node.builder().secret("not the secret").start()) {
+                try (Node wrongSecret = TestCarriers.builder().secret("not the secret").start()) {
                     Throwable t = failureOfWrite(wrongSecret.one2net(echo.location()));
                     assertInstanceOf(LinkLostException.class, t);
                     assertTrue(t.getMessage().contains("secret"), t.getMessage());

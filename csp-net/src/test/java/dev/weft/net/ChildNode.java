@@ -23,7 +23,7 @@ public final class ChildNode {
 
     /** Plays {@code args[1]} against the name server at {@code args[0]}. */
     public static void main(String[] args) throws Exception {
-        Node.Builder b = Node.builder().nameServer(NodeAddress.parse(args[0]))
+        Node.Builder b = TestCarriers.builder().nameServer(NodeAddress.parse(args[0]))
                 .heartbeat(Duration.ofMillis(200), Duration.ofSeconds(2));
         if (args.length > 2) {
             b.secret(args[2]);
@@ -92,6 +92,10 @@ public final class ChildNode {
     static Process start(NodeAddress nameServer, String role, String secret) throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add(System.getProperty("java.home") + File.separator + "bin" + File.separator + "java");
+        String carriers = TestCarriers.jvmOption();
+        if (carriers != null) {
+            cmd.add(carriers);
+        }
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
         cmd.add(ChildNode.class.getName());

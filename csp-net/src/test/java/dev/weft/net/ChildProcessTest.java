@@ -16,7 +16,7 @@ class ChildProcessTest {
     @Test
     void aKilledNodeFailsEveryEndThatUsedItsLinkWithinTheHeartbeatTimeout() throws Exception {
         try (Nodes nodes = new Nodes()) {
-            Node parent = nodes.start(Node.builder().serveNames().heartbeat(Duration.ofMillis(200), TIMEOUT));
+            Node parent = nodes.start(TestCarriers.builder().serveNames().heartbeat(Duration.ofMillis(200), TIMEOUT));
             NetChannelInput<String> in = parent.net2one("parent.in");
             Process victim = ChildNode.start(parent.address(), "victim");
             try {
@@ -28,7 +28,7 @@ class ChildProcessTest {
                 });
                 Nodes.Party<String> reader = nodes.thread("reader", in::read);
                 // a second node blocked on the victim too: every node involved hears of it
-                Node other = nodes.start(Node.builder().nameServer(parent.address())
+                Node other = nodes.start(TestCarriers.builder().nameServer(parent.address())
                         .heartbeat(Duration.ofMillis(200), TIMEOUT));
                 NetChannelOutput<String> fromOther = other.one2net("victim.in", Duration.ofSeconds(10));
                 Nodes.Party<Void> otherWriter = nodes.thread("other writer", () -> {
@@ -62,7 +62,7 @@ class ChildProcessTest {
     @Test
     void anEchoInAnotherJvm() throws Exception {
         try (Nodes nodes = new Nodes()) {
-            Node parent = nodes.start(Node.builder().serveNames());
+            Node parent = nodes.start(TestCarriers.builder().serveNames());
             NetChannelInput<String> replies = parent.net2one("echo.out");
             Process echo = ChildNode.start(parent.address(), "echo");
             try {

@@ -46,7 +46,7 @@ class HostilePeerTest {
             assertFalse(why.isEmpty());
         }
         // the victim goes on with everyone else
-        try (Node friend = Node.start()) {
+        try (Node friend = TestCarriers.builder().start()) {
             NetChannelInput<String> in = victim.net2one(1);
             friend.<String>one2net(in.location()).write("still serving");
             assertEquals("still serving", in.read());
@@ -55,7 +55,7 @@ class HostilePeerTest {
 
     @Test
     void aGadgetIsNeverBuiltWhateverTheBytes() throws Exception {
-        try (Node victim = Node.start()) {
+        try (Node victim = TestCarriers.builder().start()) {
             NetChannelInput<Object> in = victim.net2one();
             ByteArrayOutputStream javaSerialised = new ByteArrayOutputStream();
             try (ObjectOutputStream o = new ObjectOutputStream(javaSerialised)) {
@@ -74,7 +74,7 @@ class HostilePeerTest {
 
     @Test
     void moreValuesThanTheCreditRefuseTheLink() throws Exception {
-        try (Node victim = Node.start()) {
+        try (Node victim = TestCarriers.builder().start()) {
             NetChannelInput<Integer> in = victim.net2one(); // synchronous: one value in flight per writer
             byte[] one = new KryoCodec().encode(1);
             try (HostileTransport h = new HostileTransport(null)) {
@@ -88,7 +88,7 @@ class HostilePeerTest {
 
     @Test
     void anUnknownFrameTypeRefusesTheLink() throws Exception {
-        try (Node victim = Node.start()) {
+        try (Node victim = TestCarriers.builder().start()) {
             assertRefused(victim, new Frame((byte) 99, 1, 1));
         }
     }
@@ -96,7 +96,7 @@ class HostilePeerTest {
     /** The frames of mobile inputs, malformed: an image, a numbered value, a home that cannot be read. */
     @Test
     void malformedMobileFramesRefuseTheLink() throws Exception {
-        try (Node victim = Node.start()) {
+        try (Node victim = TestCarriers.builder().start()) {
             long id = victim.net2one().location().id();
             byte[] value = new KryoCodec().encode(1);
             assertRefused(victim, new Frame(Protocol.END, id, 1, new byte[] {1, 2, 3}));
@@ -119,7 +119,7 @@ class HostilePeerTest {
     /** A value numbered twice, or beyond its credit, from a writer redirected to a moved input. */
     @Test
     void aNumberedValueTwiceRefusesTheLink() throws Exception {
-        try (Node victim = Node.start()) {
+        try (Node victim = TestCarriers.builder().start()) {
             long id = victim.net2one().location().id();
             byte[] value = new KryoCodec().encode(1);
             try (HostileTransport h = new HostileTransport(null)) {
@@ -133,7 +133,7 @@ class HostilePeerTest {
 
     @Test
     void aValueForNoInputIsAnsweredNotRefused() throws Exception {
-        try (Node victim = Node.start(); Node writer = Node.start()) {
+        try (Node victim = TestCarriers.builder().start(); Node writer = TestCarriers.builder().start()) {
             NetChannelOutput<String> out = writer.one2net(new NetChannelLocation(victim.address(), 424242));
             try {
                 out.write("to nobody");

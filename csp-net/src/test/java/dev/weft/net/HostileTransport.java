@@ -17,7 +17,7 @@ final class HostileTransport implements LinkListener, AutoCloseable {
     /** Its links prove {@code secret} (null: none). */
     HostileTransport(String secret) {
         transport = Transport.start(new TransportConfig("127.0.0.1", 0, secret, null, Duration.ofSeconds(1),
-                Duration.ofSeconds(5), 16 << 20), this);
+                Duration.ofSeconds(5), 16 << 20), this, TestCarriers.loops());
     }
 
     @Override

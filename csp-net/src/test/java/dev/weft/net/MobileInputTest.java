@@ -481,8 +481,8 @@ class MobileInputTest {
     void theNewHomeKilled() throws Exception {
         Duration timeout = Duration.ofSeconds(2);
         try (Nodes nodes = new Nodes()) {
-            Node a = nodes.start(Node.builder().serveNames().heartbeat(Duration.ofMillis(200), timeout));
-            Node w = nodes.start(Node.builder().heartbeat(Duration.ofMillis(200), timeout));
+            Node a = nodes.start(TestCarriers.builder().serveNames().heartbeat(Duration.ofMillis(200), timeout));
+            Node w = nodes.start(TestCarriers.builder().heartbeat(Duration.ofMillis(200), timeout));
             NetChannelInput<Integer> in = a.net2one();
             Process child = ChildNode.start(a.address(), "mobile");
             try {

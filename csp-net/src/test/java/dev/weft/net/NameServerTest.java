@@ -14,9 +14,9 @@ class NameServerTest {
     @Test
     void aResolveWaitsUntilTheNameIsRegistered() throws Exception {
         try (Nodes nodes = new Nodes()) {
-            Node names = nodes.start(Node.builder().serveNames());
-            Node b = nodes.start(Node.builder().nameServer(names.address()));
-            Node c = nodes.start(Node.builder().nameServer(names.address()));
+            Node names = nodes.start(TestCarriers.builder().serveNames());
+            Node b = nodes.start(TestCarriers.builder().nameServer(names.address()));
+            Node c = nodes.start(TestCarriers.builder().nameServer(names.address()));
             Nodes.Party<Void> writer = nodes.thread("writer", () -> {
                 c.<String>one2net("greetings").write("hello by name");
                 return null;
@@ -31,8 +31,8 @@ class NameServerTest {
     @Test
     void theNameServerNodeUsesItsOwnTable() throws Exception {
         try (Nodes nodes = new Nodes()) {
-            Node names = nodes.start(Node.builder().serveNames());
-            Node b = nodes.start(Node.builder().nameServer(names.address()));
+            Node names = nodes.start(TestCarriers.builder().serveNames());
+            Node b = nodes.start(TestCarriers.builder().nameServer(names.address()));
             NetChannelInput<String> in = names.net2one("local");
             Nodes.Party<Void> writer = nodes.thread("writer", () -> {
                 b.<String>one2net("local").write("to the name server's own input");
@@ -53,9 +53,9 @@ class NameServerTest {
     @Test
     void aTakenNameIsRefused() {
         try (Nodes nodes = new Nodes()) {
-            Node names = nodes.start(Node.builder().serveNames());
-            Node b = nodes.start(Node.builder().nameServer(names.address()));
-            Node c = nodes.start(Node.builder().nameServer(names.address()));
+            Node names = nodes.start(TestCarriers.builder().serveNames());
+            Node b = nodes.start(TestCarriers.builder().nameServer(names.address()));
+            Node c = nodes.start(TestCarriers.builder().nameServer(names.address()));
             b.net2one("mine");
             IllegalStateException e = assertThrows(IllegalStateException.class, () -> c.net2one("mine"));
             assertTrue(e.getMessage().contains("mine"), e.getMessage());
@@ -66,8 +66,8 @@ class NameServerTest {
     @Test
     void anUnknownNameIsNotFoundAfterTheWait() {
         try (Nodes nodes = new Nodes()) {
-            Node names = nodes.start(Node.builder().serveNames());
-            Node b = nodes.start(Node.builder().nameServer(names.address()));
+            Node names = nodes.start(TestCarriers.builder().serveNames());
+            Node b = nodes.start(TestCarriers.builder().nameServer(names.address()));
             NameNotFoundException e = assertThrows(NameNotFoundException.class,
                     () -> b.one2net("nobody", Duration.ofMillis(200)));
             assertTrue(e.getMessage().contains("nobody"), e.getMessage());
@@ -78,14 +78,14 @@ class NameServerTest {
     @Test
     void aClosedNodesNamesAreDropped() throws Exception {
         try (Nodes nodes = new Nodes()) {
-            Node names = nodes.start(Node.builder().serveNames());
-            Node b = nodes.start(Node.builder().nameServer(names.address()));
-            Node c = nodes.start(Node.builder().nameServer(names.address()));
+            Node names = nodes.start(TestCarriers.builder().serveNames());
+            Node b = nodes.start(TestCarriers.builder().nameServer(names.address()));
+            Node c = nodes.start(TestCarriers.builder().nameServer(names.address()));
             b.net2one("leased");
             assertEquals(b.address(), c.one2net("leased", Duration.ofSeconds(5)).location().node());
             b.close();
             // the lease goes with b's link; until the name server has seen that, the old entry may answer
-            Node d = nodes.start(Node.builder().nameServer(names.address()));
+            Node d = nodes.start(TestCarriers.builder().nameServer(names.address()));
             long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
             NetChannelInput<String> again = null;
             while (again == null) {
@@ -112,8 +112,8 @@ class NameServerTest {
     @Test
     void aResolveWaitingWhenItsNodeClosesFails() throws Exception {
         try (Nodes nodes = new Nodes()) {
-            Node names = nodes.start(Node.builder().serveNames());
-            Node b = nodes.start(Node.builder().nameServer(names.address()));
+            Node names = nodes.start(TestCarriers.builder().serveNames());
+            Node b = nodes.start(TestCarriers.builder().nameServer(names.address()));
             Nodes.Party<NetChannelOutput<String>> remote = nodes.thread("remote resolve", () -> b.one2net("never"));
             Nodes.Party<NetChannelOutput<String>> local = nodes.thread("local resolve", () -> names.one2net("never"));
             remote.awaitBlocked();
@@ -128,8 +128,8 @@ class NameServerTest {
     @Test
     void aResolveFailsWhenTheNameServerDies() throws Exception {
         try (Nodes nodes = new Nodes()) {
-            Node names = nodes.start(Node.builder().serveNames());
-            Node b = nodes.start(Node.builder().nameServer(names.address()));
+            Node names = nodes.start(TestCarriers.builder().serveNames());
+            Node b = nodes.start(TestCarriers.builder().nameServer(names.address()));
             Nodes.Party<NetChannelOutput<String>> waiting = nodes.thread("resolve", () -> b.one2net("never"));
             waiting.awaitBlocked();
             names.close();

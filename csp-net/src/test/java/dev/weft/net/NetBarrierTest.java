@@ -25,14 +25,14 @@ class NetBarrierTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(2);
 
     private static Node.Builder member(Node names) {
-        return Node.builder().nameServer(names.address()).heartbeat(Duration.ofMillis(200), TIMEOUT);
+        return TestCarriers.builder().nameServer(names.address()).heartbeat(Duration.ofMillis(200), TIMEOUT);
     }
 
     @Test
     void noPartyOnAnyNodePassesARoundBeforeEveryPartyOnEveryNodeHasArrived() throws Exception {
         int rounds = 200;
         try (Nodes nodes = new Nodes(); Scheduler s = Scheduler.create(2)) {
-            Node a = nodes.start(Node.builder().serveNames());
+            Node a = nodes.start(TestCarriers.builder().serveNames());
             Node b = nodes.start(member(a));
             Node c = nodes.start(member(a));
             List<NetBarrier> ends = List.of(a.netBarrier("rounds", 3, 2), b.connectBarrier("rounds", 1),
@@ -64,7 +64,7 @@ class NetBarrierTest {
     @Test
     void noRoundCompletesBeforeEveryNodeHasJoined() throws Exception {
         try (Nodes nodes = new Nodes()) {
-            Node a = nodes.start(Node.builder().serveNames());
+            Node a = nodes.start(TestCarriers.builder().serveNames());
             Node b = nodes.start(member(a));
             NetBarrier atA = a.netBarrier("late", 2, 1);
             Nodes.Party<Void> early = nodes.thread("early", () -> {
@@ -83,7 +83,7 @@ class NetBarrierTest {
     @Test
     void aResignThatCompletesARoundReleasesItAndANodeWithNoPartiesHoldsNoRoundUp() throws Exception {
         try (Nodes nodes = new Nodes()) {
-            Node a = nodes.start(Node.builder().serveNames());
+            Node a = nodes.start(TestCarriers.builder().serveNames());
             Node b = nodes.start(member(a));
             Node c = nodes.start(member(a));
             NetBarrier atA = a.netBarrier("resign", 3, 2);
@@ -125,7 +125,7 @@ class NetBarrierTest {
     @Test
     void aKilledNodePoisonsTheBarrierOnEveryNodeWithinTheHeartbeatTimeout() throws Exception {
         try (Nodes nodes = new Nodes()) {
-            Node a = nodes.start(Node.builder().serveNames().heartbeat(Duration.ofMillis(200), TIMEOUT));
+            Node a = nodes.start(TestCarriers.builder().serveNames().heartbeat(Duration.ofMillis(200), TIMEOUT));
             Node b = nodes.start(member(a));
             NetBarrier atA = a.netBarrier("child.barrier", 3, 1);
             NetBarrier atB = b.connectBarrier("child.barrier", 1);

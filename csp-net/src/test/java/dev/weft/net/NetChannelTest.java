@@ -305,8 +305,8 @@ class NetChannelTest {
     @Test
     void allowedRecordsCross() throws Exception {
         try (Nodes nodes = new Nodes()) {
-            Node a = nodes.start(Node.builder().allow(Point.class));
-            Node b = nodes.start(Node.builder().allow(Point.class));
+            Node a = nodes.start(TestCarriers.builder().allow(Point.class));
+            Node b = nodes.start(TestCarriers.builder().allow(Point.class));
             NetChannelInput<Point> in = b.net2one(1);
             a.<Point>one2net(in.location()).write(new Point(3, 4));
             assertEquals(new Point(3, 4), in.read());

@@ -61,9 +61,9 @@ class NetConnectionTest {
     @Test
     void aNamedServerIsFoundByName() throws Exception {
         try (Nodes nodes = new Nodes()) {
-            Node names = nodes.start(Node.builder().serveNames());
-            Node a = nodes.start(Node.builder().nameServer(names.address()));
-            Node b = nodes.start(Node.builder().nameServer(names.address()));
+            Node names = nodes.start(TestCarriers.builder().serveNames());
+            Node a = nodes.start(TestCarriers.builder().nameServer(names.address()));
+            Node b = nodes.start(TestCarriers.builder().nameServer(names.address()));
             NetConnectionServer<String, String> srv = a.connectionServer("echo");
             Nodes.Party<Void> server = nodes.thread("server", () -> {
                 srv.reply("echo: " + srv.accept());

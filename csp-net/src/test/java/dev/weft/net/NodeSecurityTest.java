@@ -20,9 +20,9 @@ class NodeSecurityTest {
     @Test
     void nodesWithTheSameSecretTalkAndOthersAreRefused() throws Exception {
         try (Nodes nodes = new Nodes()) {
-            Node a = nodes.start(Node.builder().secret("shared"));
-            Node b = nodes.start(Node.builder().secret("shared"));
-            Node stranger = nodes.start(Node.builder().secret("guessed"));
+            Node a = nodes.start(TestCarriers.builder().secret("shared"));
+            Node b = nodes.start(TestCarriers.builder().secret("shared"));
+            Node stranger = nodes.start(TestCarriers.builder().secret("guessed"));
             Node open = nodes.start();
             NetChannelInput<String> in = b.net2one(4);
             a.<String>one2net(in.location()).write("with the secret");
@@ -39,9 +39,9 @@ class NodeSecurityTest {
     void nodesOverTlsTalkAndAPlainNodeIsRefused() throws Exception {
         SSLContext tls = TestCertificates.selfSigned(dir, "node");
         try (Nodes nodes = new Nodes()) {
-            Node a = nodes.start(Node.builder().tls(tls));
-            Node b = nodes.start(Node.builder().tls(tls).secret("and a secret"));
-            Node c = nodes.start(Node.builder().tls(tls).secret("and a secret"));
+            Node a = nodes.start(TestCarriers.builder().tls(tls));
+            Node b = nodes.start(TestCarriers.builder().tls(tls).secret("and a secret"));
+            Node c = nodes.start(TestCarriers.builder().tls(tls).secret("and a secret"));
             NetChannelInput<String> in = b.net2one(4);
             c.<String>one2net(in.location()).write("over TLS");
             assertEquals("over TLS", in.read());

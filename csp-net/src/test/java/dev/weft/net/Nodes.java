@@ -13,7 +13,7 @@ final class Nodes implements AutoCloseable {
     private final List<Thread> threads = new ArrayList<>();
 
     Node start() {
-        return add(Node.start());
+        return add(TestCarriers.builder().start());
     }
 
     Node start(Node.Builder b) {

@@ -15,6 +15,9 @@ import java.util.function.LongSupplier;
  *
  * <pre>java -cp bench/target/benchmarks.jar dev.weft.bench.net.NetRatios [ROUNDS]</pre>
  *
+ * <p>{@code weftFibers} runs fibers on one carrier, each node with an I/O thread of its own; {@code weftCarriersN}
+ * runs the nodes' I/O on the carriers of an N-carrier scheduler (the carriers poll the sockets themselves).
+ *
  * <p>{@code weftOneWrite} is one synchronous write per operation (the value one way, its acknowledgement
  * back): a single network round trip with an application party at each end, as {@code rawNettyThreads}.
  *
@@ -33,8 +36,10 @@ public final class NetRatios {
     /** Measures {@code args[0]} rounds (default 30) after the warm-up rounds. */
     public static void main(String[] args) {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 30;
-        try (Scheduler s = Scheduler.singleThreaded();
+        try (Scheduler s = Scheduler.singleThreaded(); Scheduler c1 = Scheduler.create(1); Scheduler c2 = Scheduler.create(2);
              WeftNetPingPong weft = new WeftNetPingPong(null); WeftNetPingPong weftFibers = new WeftNetPingPong(s);
+             WeftNetPingPong weftCarriers1 = new WeftNetPingPong(c1, true);
+             WeftNetPingPong weftCarriers2 = new WeftNetPingPong(c2, true);
              WeftNetSyncWrite oneWrite = new WeftNetSyncWrite(null); WeftNetSyncWrite oneWriteFibers = new WeftNetSyncWrite(s);
              RawNettyPingPong raw = new RawNettyPingPong(WeftNet.encodedBytes(WeftNetPingPong.VALUE), false);
              RawNettyPingPong rawThreads = new RawNettyPingPong(WeftNet.encodedBytes(WeftNetPingPong.VALUE), true);
@@ -42,6 +47,8 @@ public final class NetRatios {
             Map<String, LongSupplier> pingPong = new LinkedHashMap<>();
             pingPong.put("weft", () -> weft.roundTrips(ROUND_TRIPS));
             pingPong.put("weftFibers", () -> weftFibers.roundTrips(ROUND_TRIPS));
+            pingPong.put("weftCarriers1", () -> weftCarriers1.roundTrips(ROUND_TRIPS));
+            pingPong.put("weftCarriers2", () -> weftCarriers2.roundTrips(ROUND_TRIPS));
             pingPong.put("weftOneWrite", () -> oneWrite.writes(ROUND_TRIPS));
             pingPong.put("weftOneWriteFibers", () -> oneWriteFibers.writes(ROUND_TRIPS));
             pingPong.put("rawNetty", () -> raw.roundTrips(ROUND_TRIPS));
@@ -56,12 +63,15 @@ public final class NetRatios {
         }
         for (int size : new int[] {16, 1024}) {
             byte[] value = new byte[size];
-            try (Scheduler f = Scheduler.singleThreaded(); WeftNetStream weft = new WeftNetStream(1024, null);
-                 WeftNetStream weftFibers = new WeftNetStream(1024, f); RawNettyStream raw = new RawNettyStream()) {
+            try (Scheduler f = Scheduler.singleThreaded(); Scheduler c2 = Scheduler.create(2);
+                 WeftNetStream weft = new WeftNetStream(1024, null);
+                 WeftNetStream weftFibers = new WeftNetStream(1024, f);
+                 WeftNetStream weftCarriers2 = new WeftNetStream(1024, c2, true); RawNettyStream raw = new RawNettyStream()) {
                 int frameBytes = WeftNet.encodedBytes(value);
                 Map<String, LongSupplier> stream = new LinkedHashMap<>();
                 stream.put("weft", () -> weft.send(VALUES, value) / size);
                 stream.put("weftFibers", () -> weftFibers.send(VALUES, value) / size);
+                stream.put("weftCarriers2", () -> weftCarriers2.send(VALUES, value) / size);
                 stream.put("rawNetty", () -> raw.send(VALUES, frameBytes));
                 Map<String, double[]> perSecond = inTurns(stream, rounds, VALUES);
                 for (double[] a : perSecond.values()) {

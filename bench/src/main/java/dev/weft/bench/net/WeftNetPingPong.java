@@ -23,17 +23,31 @@ public final class WeftNetPingPong implements AutoCloseable {
     public static final Integer VALUE = 1_000_000;
 
     private final Scheduler fibers;
-    private final Node clientNode = Node.start();
-    private final Node serverNode = Node.start();
-    private final NetChannelInput<Integer> ping = serverNode.net2one();
-    private final NetChannelInput<Integer> pong = clientNode.net2one();
-    private final NetChannelOutput<Integer> pingOut = clientNode.one2net(ping.location());
-    private final NetChannelOutput<Integer> pongOut = serverNode.one2net(pong.location());
+    private final Node clientNode;
+    private final Node serverNode;
+    private final NetChannelInput<Integer> ping;
+    private final NetChannelInput<Integer> pong;
+    private final NetChannelOutput<Integer> pingOut;
+    private final NetChannelOutput<Integer> pongOut;
     private final Thread echoer;
 
-    /** Starts the two nodes and their channels; {@code fibers} null for plain threads. */
+    /** Starts the two nodes (each with an I/O thread of its own) and their channels; {@code fibers} null for plain threads. */
     public WeftNetPingPong(Scheduler fibers) {
+        this(fibers, false);
+    }
+
+    /**
+     * As {@link #WeftNetPingPong(Scheduler)}; with {@code onCarriers}, the nodes' I/O runs on the fibers' carriers
+     * ({@link Node.Builder#scheduler}): no thread but the carriers is on a value's path.
+     */
+    public WeftNetPingPong(Scheduler fibers, boolean onCarriers) {
         this.fibers = fibers;
+        clientNode = onCarriers ? Node.builder().scheduler(fibers).start() : Node.start();
+        serverNode = onCarriers ? Node.builder().scheduler(fibers).start() : Node.start();
+        ping = serverNode.net2one();
+        pong = clientNode.net2one();
+        pingOut = clientNode.one2net(ping.location());
+        pongOut = serverNode.one2net(pong.location());
         if (fibers == null) {
             echoer = new Thread(this::echoUntilClosed, "weft-net-echo");
             echoer.setDaemon(true);

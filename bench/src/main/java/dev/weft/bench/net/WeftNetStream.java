@@ -19,14 +19,21 @@ import dev.weft.net.Node;
  */
 public final class WeftNetStream implements AutoCloseable {
     private final Scheduler fibers;
-    private final Node writerNode = Node.start();
-    private final Node readerNode = Node.start();
+    private final Node writerNode;
+    private final Node readerNode;
     private final NetChannelInput<byte[]> in;
     private final NetChannelOutput<byte[]> out;
 
     /** Starts the two nodes and a channel of {@code capacity} between them; {@code fibers} null for plain threads. */
     public WeftNetStream(int capacity, Scheduler fibers) {
+        this(capacity, fibers, false);
+    }
+
+    /** As {@link #WeftNetStream(int, Scheduler)}; with {@code onCarriers}, the nodes' I/O runs on the fibers' carriers. */
+    public WeftNetStream(int capacity, Scheduler fibers, boolean onCarriers) {
         this.fibers = fibers;
+        writerNode = onCarriers ? Node.builder().scheduler(fibers).start() : Node.start();
+        readerNode = onCarriers ? Node.builder().scheduler(fibers).start() : Node.start();
         in = readerNode.net2one(capacity);
         out = writerNode.one2net(in.location());
         open();

@@ -25,6 +25,12 @@ class NetWorkloadsTest {
             assertEquals(200, p.roundTrips(200));
             assertEquals(10, p.roundTrips(10));
         }
+        for (int carriers = 1; carriers <= 2; carriers++) {
+            try (Scheduler s = Scheduler.create(carriers); WeftNetPingPong p = new WeftNetPingPong(s, true)) {
+                assertEquals(200, p.roundTrips(200));
+                assertEquals(10, p.roundTrips(10));
+            }
+        }
     }
 
     @Test
@@ -35,6 +41,10 @@ class NetWorkloadsTest {
         }
         try (Scheduler f = Scheduler.singleThreaded(); WeftNetStream s = new WeftNetStream(64, f)) {
             assertEquals(5_000 * 16, s.send(5_000, new byte[16]));
+        }
+        try (Scheduler f = Scheduler.create(2); WeftNetStream s = new WeftNetStream(64, f, true)) {
+            assertEquals(5_000 * 16, s.send(5_000, new byte[16]));
+            assertEquals(500 * 1024, s.send(500, new byte[1024]));
         }
     }
 

@@ -25,6 +25,10 @@ import java.util.concurrent.locks.LockSupport;
  * a batch is published, or the earliest timer falls due; while another worker is busy it naps instead
  * (50 us, doubling up to 1 ms) to come back and look for a stuck slice. An idle program uses no CPU.
  *
+ * <p>With a {@link Poller} plugged in, the worker waits in the poller instead of parking, and a busy worker
+ * polls as it rotates (at most every {@value #POLL_EVERY_NANOS} ns): fibers that I/O wakes join its active
+ * batch. An idle worker napping beside a slice that has lasted {@value #POLL_ASIDE_NANOS} ns polls for it.
+ *
  * <p>With one worker nothing is ever split or published: the active batch is the whole run queue, so the
  * order in which fibers run is plain FIFO and deterministic.
  */
@@ -46,6 +50,15 @@ final class Worker implements Runnable {
     private static final long STUCK_NANOS = 3_000;
     /** How long an idle worker naps, at first and at most, while another worker is busy. */
     private static final long NAP_NANOS = 50_000, MAX_NAP_NANOS = 1_000_000;
+    /** A busy worker with a {@link Poller} polls at most this often (at its rotations). */
+    static final long POLL_EVERY_NANOS = 20_000;
+    /**
+     * An idle worker polls for a worker whose slice has lasted this long ({@link Poller#pollAside}): with its
+     * naps (at most {@link #MAX_NAP_NANOS}), a long slice keeps its carrier's sockets waiting about 2 ms at most.
+     */
+    static final long POLL_ASIDE_NANOS = 1_000_000;
+    /** Values of {@link #parked}: parked on the thread's permit, or waiting in the poller. */
+    private static final int PARKED_THREAD = 1, IN_POLLER = 2;
     private static final VarHandle PARKED, SLICES;
 
     static {
@@ -89,7 +102,14 @@ final class Worker implements Runnable {
     private int[] seenSlices;
     private long[] seenSince;
     private long nap = NAP_NANOS;
-    /** 1 while parked (or about to park): whoever clears it owes the worker an unpark. */
+    /** The I/O poller plugged in, or null (set once: see {@link WorkerPool#plugPollers}). */
+    volatile Poller poller;
+    /** When the busy worker last polled ({@link #POLL_EVERY_NANOS}). */
+    private long polledAt;
+    /**
+     * Non-zero while parked (or about to park): {@link #PARKED_THREAD}, or {@link #IN_POLLER} while waiting in
+     * the poller. Whoever clears it owes the worker the wake-up that fits.
+     */
     private volatile int parked;
     /** Park sessions so far (owner writes, bumped before {@link #parked} is set): see {@link WorkerPool#quiescentMarks}. */
     volatile int parkSessions;
@@ -273,17 +293,22 @@ final class Worker implements Runnable {
         wakeIfParked();
     }
 
-    /** Unparks this worker if it is parked; true if this call did. */
+    /** Unparks this worker if it is parked (or wakes its poller); true if this call did. */
     boolean wakeIfParked() {
-        if (parked == 1 && PARKED.compareAndSet(this, 1, 0)) {
-            LockSupport.unpark(thread);
+        int how = parked;
+        if (how != 0 && PARKED.compareAndSet(this, how, 0)) {
+            if (how == IN_POLLER) {
+                poller.wakeUp();
+            } else {
+                LockSupport.unpark(thread);
+            }
             return true;
         }
         return false;
     }
 
     boolean isParked() {
-        return parked == 1;
+        return parked != 0;
     }
 
     /** Whether this worker is looking for work (spinning or parked). */
@@ -330,6 +355,10 @@ final class Worker implements Runnable {
             stopped = true;
             try {
                 removeEndedAway();
+                Poller p = poller;
+                if (p != null) {
+                    p.close();
+                }
             } finally {
                 pool.workerStopped(this, crash);
             }
@@ -385,8 +414,21 @@ final class Worker implements Runnable {
                 takeBatch();
             }
         }
+        Poller p = poller;
+        if (p != null && !active.isEmpty()) { // with nothing to run, the worker waits in the poller at once
+            pollWhileBusy(p);
+        }
         dispatch = Math.min(Math.max(active.size(), 1) * DISPATCH_PER_FIBER, DISPATCH_LIMIT);
         shrank = false;
+    }
+
+    /** Polls without blocking, at most every {@link #POLL_EVERY_NANOS}: fibers it wakes join the active batch. */
+    private void pollWhileBusy(Poller p) {
+        long now = System.nanoTime();
+        if (now - polledAt >= POLL_EVERY_NANOS) {
+            polledAt = now;
+            p.pollNow();
+        }
     }
 
     /** Queues a batch behind the others, stealable; wakes a parked worker to come and take it. */
@@ -441,8 +483,10 @@ final class Worker implements Runnable {
             pool.idle.decrementAndGet();
             idling = false;
             pool.leftRest(); // before any fiber runs: the fibers of a deadlock probe go back to their lists
-            if (stealing && !active.isEmpty()) {
-                wakeSoundSleepers(); // so that one of them watches this worker for a slice that gets stuck
+            // So that one of them watches this worker for a slice that gets stuck; with a poller also for work handed
+            // over from outside, not yet in the active batch: a slice that lasts must not starve this carrier's sockets.
+            if (stealing && (!active.isEmpty() || poller != null && !inbox.isEmpty())) {
+                wakeSoundSleepers();
             }
         }
     }
@@ -469,6 +513,10 @@ final class Worker implements Runnable {
                 return false;
             }
             if (i == 0) {
+                Poller p = poller;
+                if (p != null) {
+                    p.pollNow(); // what this batch wrote goes out before the spin
+                }
                 spinEnd = System.nanoTime() + SPIN_NANOS;
             } else if ((i & 15) == 0 && System.nanoTime() - spinEnd > 0) {
                 break;
@@ -477,7 +525,8 @@ final class Worker implements Runnable {
         }
         removeEndedAway(); // before the pool can look at rest: its live lists are exact then
         parkSessions = parkSessions + 1; // single writer
-        PARKED.setVolatile(this, 1);
+        Poller p = poller; // read once: a poller plugged in meanwhile wakes this park (see WorkerPool.plugPollers)
+        PARKED.setVolatile(this, p != null ? IN_POLLER : PARKED_THREAD);
         try {
             if (findWork()) {
                 return true;
@@ -504,7 +553,11 @@ final class Worker implements Runnable {
                     nap = Math.min(nap * 2, MAX_NAP_NANOS);
                 }
             }
-            if (wait == Long.MAX_VALUE) {
+            if (p != null) {
+                if (wait > 0) {
+                    p.await(wait); // a wake-up clears parked, then calls the poller's wakeUp
+                }
+            } else if (wait == Long.MAX_VALUE) {
                 LockSupport.park(this);
             } else if (wait > 0) {
                 LockSupport.parkNanos(this, wait);
@@ -591,6 +644,14 @@ final class Worker implements Runnable {
                 seenSlices[i] = s;
                 seenSince[i] = now;
                 continue;
+            }
+            Poller p = victim.poller;
+            if (p != null && now - seenSince[i] >= POLL_ASIDE_NANOS && victim.running != null) {
+                p.pollAside(); // its sockets must not wait for its slice: fibers woken here run here
+                if (!active.isEmpty()) {
+                    nap = NAP_NANOS;
+                    return true;
+                }
             }
             if (now - seenSince[i] < STUCK_NANOS || victim.running == null || victim.active.isEmpty()) {
                 continue;

@@ -255,6 +255,56 @@ public final class WorkerPool {
         return best;
     }
 
+    /**
+     * Plugs an I/O poller into each carrier, once per pool: {@code make} is called with each carrier thread, and
+     * from then on the carrier waits in its poller when idle and polls it between slices (see {@link Poller}).
+     * Returns the pollers, in carrier order: those made now, or those plugged in before (by whichever library:
+     * the caller checks that they are its own).
+     *
+     * @throws IllegalStateException if the pool is simulated (its clock is virtual) or stopped
+     */
+    public synchronized Poller[] plugPollers(Function<Thread, Poller> make) {
+        if (simulation != null) {
+            throw new IllegalStateException("a simulated scheduler has no I/O poller: use a Scheduler.create(n)");
+        }
+        if (broken != null || isTerminated()) {
+            throw new IllegalStateException("the scheduler " + name + " has stopped");
+        }
+        Poller[] pollers = new Poller[workers.length];
+        for (int i = 0; i < workers.length; i++) {
+            Worker w = workers[i];
+            Poller p = w.poller;
+            if (p == null) {
+                p = java.util.Objects.requireNonNull(make.apply(w.thread()), "the poller made for " + w);
+                w.poller = p;
+                w.wakeIfParked(); // a worker parked on its permit waits in the poller from its next park on
+            }
+            pollers[i] = p;
+        }
+        return pollers;
+    }
+
+    /** The pollers plugged in, in carrier order (null entries before {@link #plugPollers}). */
+    public Poller[] pollers() {
+        Poller[] out = new Poller[workers.length];
+        for (int i = 0; i < workers.length; i++) {
+            out[i] = workers[i].poller;
+        }
+        return out;
+    }
+
+    /** The poller of the calling carrier, or null on any other thread or without pollers. */
+    public static Poller pollerHere() {
+        Worker w = Worker.current();
+        return w == null ? null : w.poller;
+    }
+
+    /** The pool of the calling carrier thread, or null on any other thread. */
+    public static WorkerPool current() {
+        Worker w = Worker.current();
+        return w == null ? null : w.pool;
+    }
+
     /** The fiber that the calling carrier thread is running, or null on any other thread. */
     public static Continuation runningHere() {
         Worker w = Worker.current();

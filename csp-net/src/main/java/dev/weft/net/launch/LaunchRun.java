@@ -29,6 +29,8 @@ final class LaunchRun<R> implements AutoCloseable {
     private final Class<? extends NetProgram<R>> programClass;
     private final List<String> args;
     private final NetProgram<R> program;
+    /** Node 0's carriers: they run its part and poll its sockets. */
+    private final Scheduler scheduler = Scheduler.create(Runtime.getRuntime().availableProcessors());
     private final Node node;
     private final int size;
     private final List<Process> started = new ArrayList<>();
@@ -49,8 +51,13 @@ final class LaunchRun<R> implements AutoCloseable {
         this.args = args;
         this.program = (NetProgram<R>) Launcher.instantiate(programClass.getName());
         this.size = config.localNodes + config.remoteNodes;
-        this.node = Node.builder().serveNames().bind(config.host, config.port)
-                .heartbeat(config.heartbeatInterval, config.heartbeatTimeout).allow(program.allowedTypes()).start();
+        try {
+            this.node = Node.builder().scheduler(scheduler).serveNames().bind(config.host, config.port)
+                    .heartbeat(config.heartbeatInterval, config.heartbeatTimeout).allow(program.allowedTypes()).start();
+        } catch (RuntimeException | Error e) {
+            scheduler.close();
+            throw e;
+        }
         Runtime.getRuntime().addShutdownHook(destroyOnExit);
     }
 
@@ -132,8 +139,8 @@ final class LaunchRun<R> implements AutoCloseable {
 
     private R runNode0() {
         Object[] result = new Object[1];
-        try (Scheduler s = Scheduler.create(Runtime.getRuntime().availableProcessors())) {
-            Weft.run(s, () -> result[0] = program.run(new Cluster(node, 0, size, args)));
+        try {
+            Weft.run(scheduler, () -> result[0] = program.run(new Cluster(node, 0, size, args)));
         } catch (RuntimeException | Error e) {
             fail("node 0 (this JVM) failed: " + e, e);
         }
@@ -202,6 +209,7 @@ final class LaunchRun<R> implements AutoCloseable {
             // the hook is running or has run
         }
         node.close();
+        scheduler.close(); // its carriers stop once node 0's part has ended
     }
 
     private void destroyStarted() {

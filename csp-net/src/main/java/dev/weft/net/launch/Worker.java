@@ -47,8 +47,8 @@ public final class Worker {
             b.heartbeat(Duration.ofMillis(Long.parseLong(ms[0])), Duration.ofMillis(Long.parseLong(ms[1])));
         }
         int code;
-        try (Node node = b.start();
-             Scheduler s = Scheduler.create(Runtime.getRuntime().availableProcessors())) {
+        try (Scheduler s = Scheduler.create(Runtime.getRuntime().availableProcessors());
+             Node node = b.scheduler(s).start()) { // the carriers poll the node's sockets: no I/O thread
             code = joinAndRun(node, s, program, args[1]);
         }
         System.exit(code);

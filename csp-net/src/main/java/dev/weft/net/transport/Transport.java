@@ -1,9 +1,12 @@
 package dev.weft.net.transport;
 
 import dev.weft.net.NodeAddress;
+import dev.weft.net.poll.CarrierLoop;
+import dev.weft.net.poll.CarrierLoops;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
@@ -29,10 +32,13 @@ import java.net.InetSocketAddress;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 
@@ -42,8 +48,11 @@ import javax.net.ssl.SSLParameters;
  * protocol version, and with a secret a challenge-response proof), may run over TLS, sends heartbeats, and is
  * lost with a reason when it breaks.
  *
- * <p>One event loop thread per node does all the I/O and calls the {@link LinkListener}: the listener must not
- * block it. Thread-safe.
+ * <p>One event loop per node does all the I/O and calls the {@link LinkListener}: the listener must not block
+ * it. That loop is either a thread of the node's own, or, for a node on a scheduler, one carrier's
+ * {@link CarrierLoop} (that of the carrier that started it, or the carriers in turn): then frames are decoded, and the fibers they wake run,
+ * on the carrier that polled the socket. Either way all of a node's links share the one loop, which orders their
+ * events (both connections of a simultaneous connect included) without locks. Thread-safe.
  */
 public final class Transport implements AutoCloseable {
     /** Why every link is lost when its own node closes. */
@@ -52,6 +61,7 @@ public final class Transport implements AutoCloseable {
     // Past 256 KiB queued for a peer we stop reading from it, below 64 KiB we read again.
     private static final WriteBufferWaterMark WATER_MARKS = new WriteBufferWaterMark(64 * 1024, 256 * 1024);
 
+    /** The node's own loop thread, or null on the carriers (whose loops live as long as the carriers). */
     private final EventLoopGroup group;
     private final ThreadPoolExecutor lookups;
     private final Links links;
@@ -79,16 +89,28 @@ public final class Transport implements AutoCloseable {
         return start(config, listener, Epoll.isAvailable());
     }
 
+    /**
+     * As {@link #start(TransportConfig, LinkListener)}, on one of {@code carriers}' loops (the calling carrier's, or
+     * from another thread the next in turn), or on a loop thread of its own if {@code carriers} is null.
+     */
+    public static Transport start(TransportConfig config, LinkListener listener, CarrierLoops carriers) {
+        return carriers == null ? start(config, listener) : start(config, listener, carriers.next(), null, carriers.epoll());
+    }
+
     /** {@link #start(TransportConfig, LinkListener)} on epoll or on NIO. */
     static Transport start(TransportConfig config, LinkListener listener, boolean epoll) {
+        // One loop: every link's events, and both connections of a simultaneous connect, are ordered without locks.
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("weft-net", true),
+                epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
+        return start(config, listener, group.next(), group, epoll);
+    }
+
+    private static Transport start(TransportConfig config, LinkListener listener, EventLoop loop, EventLoopGroup group,
+                                   boolean epoll) {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(listener, "listener");
         SslContext clientTls = config.tls() == null ? null : tls(config.tls(), true);
         SslContext serverTls = config.tls() == null ? null : tls(config.tls(), false);
-        // One loop: every link's events, and both connections of a simultaneous connect, are ordered without locks.
-        EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("weft-net", true),
-                epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
-        EventLoop loop = group.next();
         ThreadPoolExecutor lookups = new ThreadPoolExecutor(0, 1, 1, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
                 new DefaultThreadFactory("weft-net-lookup", true));
         Bootstrap dialler = new Bootstrap().group(loop)
@@ -99,16 +121,22 @@ public final class Transport implements AutoCloseable {
         Links links = new Links(config, listener, loop, clientTls, dialler, lookups);
         Channel server;
         try {
-            server = new ServerBootstrap().group(loop)
+            ChannelFuture bound = new ServerBootstrap().group(loop)
                     .channel(epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class)
                     .option(ChannelOption.SO_REUSEADDR, true)
                     .option(ChannelOption.AUTO_READ, false) // accept nothing before we know our own address
                     .childOption(ChannelOption.TCP_NODELAY, true)
                     .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARKS)
                     .childHandler(new Pipeline(links, serverTls, null))
-                    .bind(config.host(), config.port()).syncUninterruptibly().channel();
+                    .bind(config.host(), config.port());
+            if (!await(loop, bound::isDone, TimeUnit.SECONDS.toNanos(CLOSE_WAIT_SECONDS))) {
+                throw new IOException("its event loop did not answer within " + CLOSE_WAIT_SECONDS + " s");
+            }
+            server = bound.syncUninterruptibly().channel();
         } catch (Exception e) { // also the bind's checked exceptions, which Netty throws unchecked
-            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS);
+            if (group != null) {
+                group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS);
+            }
             lookups.shutdown();
             throw new UncheckedIOException("cannot listen on " + config.host() + ":" + config.port() + ": " + Connection.brief(e),
                     e instanceof IOException io ? io : new IOException(e));
@@ -165,23 +193,66 @@ public final class Transport implements AutoCloseable {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
-        Future<?> goodbyes = links.loop.submit(() -> {
+        Runnable sayGoodbye = () -> {
             server.close();
             SelfLink s = self.get();
             if (s != null) {
                 s.lose(CLOSED, null);
             }
             links.closeAll();
-        });
+        };
+        Future<?> goodbyes;
+        try {
+            goodbyes = links.loop.submit(sayGoodbye);
+        } catch (RejectedExecutionException e) { // the carriers stopped first: their loops closed every channel
+            lookups.shutdown();
+            links.closeAll();
+            return;
+        }
         boolean onLoop = links.loop.inEventLoop();
+        lookups.shutdown();
+        if (group == null) { // on the carriers: their loops go on serving the scheduler's other nodes
+            if (!onLoop) {
+                await(links.loop, goodbyes::isDone, TimeUnit.SECONDS.toNanos(CLOSE_WAIT_SECONDS));
+            }
+            return;
+        }
         if (!onLoop) {
             goodbyes.awaitUninterruptibly(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS);
         }
         Future<?> stopped = group.shutdownGracefully(0, CLOSE_WAIT_SECONDS, TimeUnit.SECONDS);
-        lookups.shutdown();
         if (!onLoop) {
             stopped.awaitUninterruptibly(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS);
         }
+    }
+
+    /** Whether this node's loop is a carrier's (else a thread of its own). */
+    public boolean onCarriers() {
+        return group == null;
+    }
+
+    /**
+     * Blocks the calling thread until {@code done} or {@code nanos} pass; true if done. A carrier that blocks here
+     * (a fiber starting or closing a node, or waiting for the name server) drives the node's loop meanwhile, when
+     * that loop is a carrier's: it may be its own, which nobody else would poll.
+     */
+    public boolean await(BooleanSupplier done, long nanos) {
+        return await(links.loop, done, nanos);
+    }
+
+    private static boolean await(EventLoop loop, BooleanSupplier done, long nanos) {
+        if (loop instanceof CarrierLoop carrierLoop) {
+            return carrierLoop.driveUntil(done, nanos);
+        }
+        long deadline = System.nanoTime() + nanos;
+        while (!done.getAsBoolean()) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return false;
+            }
+            LockSupport.parkNanos(Math.min(left, 100_000));
+        }
+        return true;
     }
 
     /** The node's links (for tests). */

@@ -36,7 +36,7 @@ class BackpressureTest {
             peer.loop.execute(() -> mostPending.accumulateAndGet(peer.pendingWriteBytes(), Math::max));
         });
         TransportConfig config = Nodes.config(); // heartbeats lose nothing here: 10 s timeout
-        try (Transport node = Transport.start(config, r); RawPeer raw = RawPeer.connect(node.address())) {
+        try (Transport node = Transport.start(config, r, dev.weft.net.TestCarriers.loops()); RawPeer raw = RawPeer.connect(node.address())) {
             raw.handshake(new NodeAddress(Nodes.HOST, 40004), 1, 1);
             CompletableFuture<Void> writer = Nodes.inThread(() -> {
                 try {

@@ -23,8 +23,8 @@ class CoalescingTest {
 
     @BeforeEach
     void link() throws Exception {
-        a = Transport.start(config(), new Recorder());
-        b = Transport.start(config(), rb);
+        a = Transport.start(config(), new Recorder(), dev.weft.net.TestCarriers.loops());
+        b = Transport.start(config(), rb, dev.weft.net.TestCarriers.loops());
         link = (PeerLink) a.link(b.address());
         link.send(frame(-1));
         rb.next();

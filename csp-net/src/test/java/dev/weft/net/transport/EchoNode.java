@@ -18,7 +18,7 @@ public final class EchoNode {
                 // Nothing to clean up.
             }
         };
-        try (Transport node = Transport.start(Nodes.config(), echo)) {
+        try (Transport node = Transport.start(Nodes.config(), echo, dev.weft.net.TestCarriers.loops())) {
             System.out.println(node.address());
             System.out.flush();
             while (System.in.read() >= 0) {

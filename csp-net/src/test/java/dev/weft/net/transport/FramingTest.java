@@ -29,7 +29,7 @@ class FramingTest {
 
     @BeforeEach
     void start() {
-        node = Transport.start(new TransportConfig(Nodes.HOST, 0, null, null, Duration.ofMillis(100), Duration.ofSeconds(10), MAX), recorder);
+        node = Transport.start(new TransportConfig(Nodes.HOST, 0, null, null, Duration.ofMillis(100), Duration.ofSeconds(10), MAX), recorder, dev.weft.net.TestCarriers.loops());
     }
 
     @AfterEach
@@ -99,7 +99,7 @@ class FramingTest {
     @Timeout(20)
     void maxFrameBytesIsEnforcedToTheByteAndClosesThatLinkOnly() throws Exception {
         Recorder rb = new Recorder();
-        try (Transport b = Transport.start(Nodes.config(), rb); RawPeer raw = RawPeer.connect(node.address())) {
+        try (Transport b = Transport.start(Nodes.config(), rb, dev.weft.net.TestCarriers.loops()); RawPeer raw = RawPeer.connect(node.address())) {
             Link nodeToB = node.link(b.address());
             nodeToB.send(frame(1));
             Link bToNode = rb.next().link();
@@ -167,7 +167,7 @@ class FramingTest {
 
     private void assertServesGoodLinks() throws Exception {
         Recorder rb = new Recorder();
-        try (Transport b = Transport.start(Nodes.config(), rb)) {
+        try (Transport b = Transport.start(Nodes.config(), rb, dev.weft.net.TestCarriers.loops())) {
             b.link(node.address()).send(frame(10));
             Recorder.Received got = recorder.next();
             assertEquals(10, got.frame().number());

@@ -26,7 +26,7 @@ class HandshakeTest {
     @Timeout(20)
     void aValidHandshakeOpensALinkBothWays() throws Exception {
         Recorder r = new Recorder();
-        try (Transport node = Transport.start(config(), r); RawPeer raw = RawPeer.connect(node.address())) {
+        try (Transport node = Transport.start(config(), r, dev.weft.net.TestCarriers.loops()); RawPeer raw = RawPeer.connect(node.address())) {
             long nodeLinkId = raw.handshake(RAW, 11, 5);
             assertNotEquals(0, nodeLinkId);
             raw.writeFrame(16, 9, 1, new byte[] {1, 2, 3});
@@ -47,7 +47,7 @@ class HandshakeTest {
     void theDiallersHelloNamesItAndItsQueuedFramesFollowTheAccept() throws Exception {
         Recorder r = new Recorder();
         try (ServerSocket server = new ServerSocket(0, 10, InetAddress.getByName(Nodes.HOST));
-             Transport node = Transport.start(config(), r)) {
+             Transport node = Transport.start(config(), r, dev.weft.net.TestCarriers.loops())) {
             NodeAddress rawAddress = new NodeAddress(Nodes.HOST, server.getLocalPort());
             Link link = node.link(rawAddress);
             for (int i = 0; i < 10; i++) {
@@ -81,7 +81,7 @@ class HandshakeTest {
     @Timeout(20)
     void aWrongMagicAWrongVersionOrAChannelFrameFirstClosesTheConnectionAndDeliversNothing() throws Exception {
         Recorder r = new Recorder();
-        try (Transport node = Transport.start(config(), r)) {
+        try (Transport node = Transport.start(config(), r, dev.weft.net.TestCarriers.loops())) {
             byte[] wrongMagic = RawPeer.hello(RAW, 1, false, 1, 1);
             wrongMagic[3] = 'X';
             byte[][] firstFrames = {wrongMagic, RawPeer.hello(RAW, 2, false, 1, 1)};
@@ -113,7 +113,7 @@ class HandshakeTest {
     @Timeout(20)
     void aPeerClaimingToBeTheNodeItselfIsRefused() throws Exception {
         Recorder r = new Recorder();
-        try (Transport node = Transport.start(config(), r); RawPeer raw = RawPeer.connect(node.address())) {
+        try (Transport node = Transport.start(config(), r, dev.weft.net.TestCarriers.loops()); RawPeer raw = RawPeer.connect(node.address())) {
             raw.writeRaw(RawPeer.encode(0, 0, 0, RawPeer.hello(node.address(), 1, false, 1, 1)), RawPeer.encode(16, 0, 0, new byte[0]));
             assertTrue(raw.awaitClosed());
             assertEquals(0, r.pendingFrames());
@@ -135,7 +135,7 @@ class HandshakeTest {
     /** A second connection from the raw peer, with {@code incarnation} and {@code linkId}, replaces its first link. */
     private static void assertReplaced(long incarnation, long linkId, String why) throws Exception {
         Recorder r = new Recorder();
-        try (Transport node = Transport.start(config(), r); RawPeer first = RawPeer.connect(node.address())) {
+        try (Transport node = Transport.start(config(), r, dev.weft.net.TestCarriers.loops()); RawPeer first = RawPeer.connect(node.address())) {
             first.handshake(RAW, 1, 1);
             first.writeFrame(16, 0, 1, new byte[0]);
             Link old = r.next().link();
@@ -162,7 +162,7 @@ class HandshakeTest {
     @Timeout(20)
     void aSecondConnectionForALiveLinkIsRedundant() throws Exception {
         Recorder r = new Recorder();
-        try (Transport node = Transport.start(config(), r); RawPeer first = RawPeer.connect(node.address())) {
+        try (Transport node = Transport.start(config(), r, dev.weft.net.TestCarriers.loops()); RawPeer first = RawPeer.connect(node.address())) {
             first.handshake(RAW, 1, 1);
             first.writeFrame(16, 0, 1, new byte[0]);
             Link link = r.next().link();

@@ -27,7 +27,7 @@ class HeartbeatTest {
     @Timeout(20)
     void aPeerThatGoesSilentIsLostAfterTheTimeout() throws Exception {
         Recorder r = new Recorder();
-        try (Transport node = Transport.start(QUICK, r); RawPeer raw = RawPeer.connect(node.address())) {
+        try (Transport node = Transport.start(QUICK, r, dev.weft.net.TestCarriers.loops()); RawPeer raw = RawPeer.connect(node.address())) {
             raw.handshake(RAW, 1, 1);
             long start = System.nanoTime();
             Recorder.Lost lost = r.nextLoss();
@@ -44,7 +44,7 @@ class HeartbeatTest {
     void heartbeatsKeepQuietLinksAlive() throws Exception {
         Recorder r = new Recorder();
         Recorder rb = new Recorder();
-        try (Transport node = Transport.start(QUICK, r); Transport b = Transport.start(QUICK, rb);
+        try (Transport node = Transport.start(QUICK, r, dev.weft.net.TestCarriers.loops()); Transport b = Transport.start(QUICK, rb, dev.weft.net.TestCarriers.loops());
              RawPeer raw = RawPeer.connect(node.address())) {
             Link toB = node.link(b.address());
             toB.send(frame(1));
@@ -84,7 +84,7 @@ class HeartbeatTest {
     /** Why a link is lost when the raw peer at its other end ends it so (long before any heartbeat timeout). */
     private static String lossWhenTheRawPeer(Ending ending) throws Exception {
         Recorder r = new Recorder();
-        try (Transport node = Transport.start(SLOW, r)) {
+        try (Transport node = Transport.start(SLOW, r, dev.weft.net.TestCarriers.loops())) {
             RawPeer raw = RawPeer.connect(node.address());
             raw.handshake(RAW, 1, 1);
             raw.writeFrame(16, 0, 0, new byte[0]);
@@ -100,7 +100,7 @@ class HeartbeatTest {
     @Timeout(10)
     void aGoodbyeSaysThePeerClosedAndWhy() throws Exception {
         Recorder r = new Recorder();
-        try (Transport node = Transport.start(SLOW, r)) {
+        try (Transport node = Transport.start(SLOW, r, dev.weft.net.TestCarriers.loops())) {
             for (String reason : new String[] {"", "shutting down for maintenance"}) {
                 try (RawPeer raw = RawPeer.connect(node.address())) {
                     raw.handshake(RAW, reason.length() + 1, 1);
@@ -123,7 +123,7 @@ class HeartbeatTest {
             BufferedReader out = new BufferedReader(new InputStreamReader(peer.getInputStream(), StandardCharsets.UTF_8));
             NodeAddress address = NodeAddress.parse(out.readLine());
             Recorder r = new Recorder();
-            try (Transport node = Transport.start(SLOW, r)) {
+            try (Transport node = Transport.start(SLOW, r, dev.weft.net.TestCarriers.loops())) {
                 Link link = node.link(address);
                 link.send(frame(5));
                 assertEquals(5, r.next().frame().number(), "the peer process echoes");

@@ -33,8 +33,8 @@ class LinkLossTest {
 
     @BeforeEach
     void start() {
-        a = Transport.start(config(), ra);
-        b = Transport.start(config(), rb);
+        a = Transport.start(config(), ra, dev.weft.net.TestCarriers.loops());
+        b = Transport.start(config(), rb, dev.weft.net.TestCarriers.loops());
     }
 
     @AfterEach

@@ -27,7 +27,7 @@ class SecretTest {
     void nodesWithTheSameSecretLink() throws Exception {
         Recorder ra = new Recorder();
         Recorder rb = new Recorder();
-        try (Transport a = Transport.start(config(SECRET, null), ra); Transport b = Transport.start(config(SECRET, null), rb)) {
+        try (Transport a = Transport.start(config(SECRET, null), ra, dev.weft.net.TestCarriers.loops()); Transport b = Transport.start(config(SECRET, null), rb, dev.weft.net.TestCarriers.loops())) {
             a.link(b.address()).send(frame(1));
             Recorder.Received got = rb.next();
             got.link().send(frame(2));
@@ -51,7 +51,7 @@ class SecretTest {
     private static void assertRefused(String dialler, String acceptor) throws Exception {
         Recorder ra = new Recorder();
         Recorder rb = new Recorder();
-        try (Transport a = Transport.start(config(dialler, null), ra); Transport b = Transport.start(config(acceptor, null), rb)) {
+        try (Transport a = Transport.start(config(dialler, null), ra, dev.weft.net.TestCarriers.loops()); Transport b = Transport.start(config(acceptor, null), rb, dev.weft.net.TestCarriers.loops())) {
             Link link = a.link(b.address());
             link.send(frame(1));
             Recorder.Lost lost = ra.nextLoss();
@@ -70,7 +70,7 @@ class SecretTest {
     @Timeout(20)
     void theProofIsAnHmacOverBothHellosAndTheSecretNeverGoesOnTheWire() throws Exception {
         Recorder r = new Recorder();
-        try (Transport node = Transport.start(config(SECRET, null), r); RawPeer raw = RawPeer.connect(node.address())) {
+        try (Transport node = Transport.start(config(SECRET, null), r, dev.weft.net.TestCarriers.loops()); RawPeer raw = RawPeer.connect(node.address())) {
             byte[] rawHello = RawPeer.hello(RAW, 1, true, 21, 1);
             raw.writeFrame(0, 0, 0, rawHello);
             byte[] nodeHello = raw.readHello();
@@ -93,7 +93,7 @@ class SecretTest {
     @Timeout(20)
     void aWrongOrReflectedProofClosesTheConnection() throws Exception {
         Recorder r = new Recorder();
-        try (Transport node = Transport.start(config(SECRET, null), r)) {
+        try (Transport node = Transport.start(config(SECRET, null), r, dev.weft.net.TestCarriers.loops())) {
             for (boolean reflect : new boolean[] {false, true}) {
                 try (RawPeer raw = RawPeer.connect(node.address())) {
                     byte[] rawHello = RawPeer.hello(RAW, 1, true, 22, 1);

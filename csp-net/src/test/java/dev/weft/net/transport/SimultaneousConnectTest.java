@@ -40,7 +40,7 @@ class SimultaneousConnectTest {
         for (int round = 0; round < rounds; round++) {
             Recorder ra = new Recorder();
             Recorder rb = new Recorder();
-            try (Transport a = Transport.start(config(secret, null), ra); Transport b = Transport.start(config(secret, null), rb)) {
+            try (Transport a = Transport.start(config(secret, null), ra, dev.weft.net.TestCarriers.loops()); Transport b = Transport.start(config(secret, null), rb, dev.weft.net.TestCarriers.loops())) {
                 CyclicBarrier together = new CyclicBarrier(2);
                 CompletableFuture<Link> dialA = Nodes.inThread(() -> dialAndSend(together, a, b));
                 CompletableFuture<Link> dialB = Nodes.inThread(() -> dialAndSend(together, b, a));

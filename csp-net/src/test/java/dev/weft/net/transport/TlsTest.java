@@ -34,7 +34,7 @@ class TlsTest {
     void tlsNodesTalkOverTls() throws Exception {
         Recorder ra = new Recorder();
         Recorder rb = new Recorder();
-        try (Transport a = Transport.start(config(null, trusted), ra); Transport b = Transport.start(config(null, trusted), rb)) {
+        try (Transport a = Transport.start(config(null, trusted), ra, dev.weft.net.TestCarriers.loops()); Transport b = Transport.start(config(null, trusted), rb, dev.weft.net.TestCarriers.loops())) {
             Link ab = a.link(b.address());
             for (int i = 0; i < 50; i++) {
                 ab.send(frame(i));
@@ -54,7 +54,7 @@ class TlsTest {
     @Timeout(20)
     void tlsWithASecretToo() throws Exception {
         Recorder rb = new Recorder();
-        try (Transport a = Transport.start(config("s", trusted), new Recorder()); Transport b = Transport.start(config("s", trusted), rb)) {
+        try (Transport a = Transport.start(config("s", trusted), new Recorder(), dev.weft.net.TestCarriers.loops()); Transport b = Transport.start(config("s", trusted), rb, dev.weft.net.TestCarriers.loops())) {
             a.link(b.address()).send(frame(1));
             assertEquals(1, rb.next().frame().number());
         }
@@ -66,8 +66,8 @@ class TlsTest {
         for (List<Boolean> tls : List.of(List.of(true, false), List.of(false, true))) {
             Recorder ra = new Recorder();
             Recorder rb = new Recorder();
-            try (Transport a = Transport.start(config(null, tls.get(0) ? trusted : null), ra);
-                 Transport b = Transport.start(config(null, tls.get(1) ? trusted : null), rb)) {
+            try (Transport a = Transport.start(config(null, tls.get(0) ? trusted : null), ra, dev.weft.net.TestCarriers.loops());
+                 Transport b = Transport.start(config(null, tls.get(1) ? trusted : null), rb, dev.weft.net.TestCarriers.loops())) {
                 Link link = a.link(b.address());
                 link.send(frame(1));
                 Recorder.Lost lost = ra.nextLoss();
@@ -86,7 +86,7 @@ class TlsTest {
     void anUntrustedCertificateFailsTheLink() throws Exception {
         Recorder ra = new Recorder();
         Recorder rb = new Recorder();
-        try (Transport a = Transport.start(config(null, trusted), ra); Transport b = Transport.start(config(null, stranger), rb)) {
+        try (Transport a = Transport.start(config(null, trusted), ra, dev.weft.net.TestCarriers.loops()); Transport b = Transport.start(config(null, stranger), rb, dev.weft.net.TestCarriers.loops())) {
             Link link = a.link(b.address());
             link.send(frame(1));
             Recorder.Lost lost = ra.nextLoss();

@@ -1,0 +1,35 @@
+package dev.weft.csp.runtime;
+
+/**
+ * A carrier's I/O poller, plugged into a scheduler by an I/O library ({@link WorkerPool#plugPollers}); csp-core
+ * depends on none. The carrier drives it: an idle carrier waits in {@link #await} instead of parking, bounded by
+ * its next timer; a busy one calls {@link #pollNow} between slices, at most every few tens of microseconds. What
+ * the poller finds ready it handles on the calling thread, so a fiber woken by it joins that carrier's batch and
+ * runs there next, with no thread hand-off.
+ *
+ * <p>Every method but {@link #wakeUp} and {@link #pollAside} is called by the poller's own carrier only.
+ */
+public interface Poller {
+    /** Handles the I/O that is ready now (and what was queued for this carrier's connections), never blocking. */
+    void pollNow();
+
+    /**
+     * As {@link #pollNow}, but waits up to {@code nanos} ({@link Long#MAX_VALUE}: without bound) for I/O or a
+     * {@link #wakeUp}. A wake-up that comes after the carrier decided to wait, even before this call, makes it
+     * return at once: none is lost (at worst one spurious early return follows).
+     */
+    void await(long nanos);
+
+    /** Any thread: ends the current or next {@link #await} of this poller's carrier at once. */
+    void wakeUp();
+
+    /**
+     * Called by another, idle carrier of the same scheduler while this poller's carrier has been in one slice for
+     * {@link Worker#POLL_ASIDE_NANOS} or more: handles the ready I/O on the calling thread, without blocking, if it
+     * can without getting in the way of the carrier (if its carrier polls meanwhile it may do nothing).
+     */
+    void pollAside();
+
+    /** The carrier stops: releases what the poller holds. */
+    void close();
+}

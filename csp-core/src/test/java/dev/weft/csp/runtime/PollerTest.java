@@ -1,0 +1,206 @@
+package dev.weft.csp.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.weft.csp.Channel;
+import dev.weft.csp.Extensions;
+import dev.weft.csp.One2OneChannel;
+import dev.weft.csp.Scheduler;
+import dev.weft.csp.Weft;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.Pipe;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The {@link Poller} hook, with a poller on the JDK's own selector and a pipe per carrier: real I/O, no library. */
+@Timeout(60)
+class PollerTest {
+    /**
+     * A carrier's poller: a selector watching a pipe whose bytes it offers, one by one, to a buffered channel (the
+     * way a network library wakes fibers), noting the thread that read them.
+     */
+    static final class PipePoller implements Poller {
+        final Selector selector;
+        final Pipe pipe;
+        final One2OneChannel<Integer> bytes = Channel.one2one(1 << 16);
+        final AtomicBoolean held = new AtomicBoolean();
+        volatile Thread lastReader;
+
+        PipePoller() {
+            try {
+                selector = Selector.open();
+                pipe = Pipe.open();
+                pipe.source().configureBlocking(false);
+                pipe.source().register(selector, SelectionKey.OP_READ);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        /** Any thread: writes {@code b} into the pipe. */
+        void send(int b) {
+            try {
+                pipe.sink().write(ByteBuffer.wrap(new byte[] {(byte) b}));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        @Override
+        public void pollNow() {
+            poll(-1);
+        }
+
+        @Override
+        public void await(long nanos) {
+            poll(nanos == Long.MAX_VALUE ? 0 : Math.max(1, nanos / 1_000_000));
+        }
+
+        @Override
+        public void wakeUp() {
+            selector.wakeup(); // remembered by the selector if it comes before the select: none is lost
+        }
+
+        @Override
+        public void pollAside() {
+            pollNow();
+        }
+
+        @Override
+        public void close() {
+            try {
+                selector.close();
+            } catch (IOException ignored) {
+                // the test is over
+            }
+        }
+
+        private void poll(long millis) {
+            if (!held.compareAndSet(false, true)) {
+                return;
+            }
+            try {
+                int ready = millis < 0 ? selector.selectNow() : selector.select(millis);
+                if (ready > 0) {
+                    selector.selectedKeys().clear();
+                    ByteBuffer in = ByteBuffer.allocate(64);
+                    while (pipe.source().read(in) > 0) {
+                        in.flip();
+                        lastReader = Thread.currentThread();
+                        while (in.hasRemaining()) {
+                            Extensions.offer(bytes.out(), (int) in.get());
+                        }
+                        in.clear();
+                    }
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            } finally {
+                held.set(false);
+            }
+        }
+    }
+
+    private static PipePoller[] plug(Scheduler s) {
+        Poller[] plugged = Extensions.pool(s).plugPollers(carrier -> new PipePoller());
+        PipePoller[] out = new PipePoller[plugged.length];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = (PipePoller) plugged[i];
+        }
+        return out;
+    }
+
+    @Test
+    void aFiberWokenByItsCarriersPollerRunsOnTheThreadThatReadTheBytes() {
+        try (Scheduler s = Scheduler.create(1)) {
+            PipePoller p = plug(s)[0];
+            AtomicReference<Thread> reader = new AtomicReference<>();
+            Thread writer = new Thread(() -> {
+                for (int i = 0; i < 100; i++) {
+                    p.send(i);
+                }
+            });
+            Weft.run(s, () -> {
+                writer.start(); // the carrier waits in its selector meanwhile
+                for (int i = 0; i < 100; i++) {
+                    assertEquals(i, p.bytes.in().read());
+                    assertSame(p.lastReader, Thread.currentThread());
+                }
+                reader.set(Thread.currentThread());
+            });
+            assertTrue(reader.get() instanceof Carrier);
+            assertEquals(s.name() + "-0", reader.get().getName());
+        }
+    }
+
+    /** A plain thread's wake-ups reach carriers that wait in their pollers, many times over (a lost one hangs). */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2})
+    void wakeUpsFromPlainThreadsReachCarriersWaitingInTheirPollers(int workers) throws Exception {
+        try (Scheduler s = Scheduler.create(workers)) {
+            plug(s);
+            One2OneChannel<Integer> c = Channel.one2one();
+            int rounds = 20_000;
+            Thread writer = new Thread(() -> {
+                for (int i = 0; i < rounds; i++) {
+                    c.out().write(i);
+                }
+            });
+            writer.start();
+            long[] sum = new long[1];
+            Weft.run(s, () -> {
+                for (int i = 0; i < rounds; i++) {
+                    sum[0] += c.in().read();
+                }
+            });
+            writer.join();
+            assertEquals((long) rounds * (rounds - 1) / 2, sum[0]);
+        }
+    }
+
+    /**
+     * A fiber computes on one carrier without pausing; the other carrier, idle, polls the busy one's poller for it
+     * ({@link Poller#pollAside}), so the bytes sent to it are read while the slice still runs.
+     */
+    @Test
+    void anIdleCarrierPollsForACarrierHeldInALongSlice() {
+        try (Scheduler s = Scheduler.create(2)) {
+            plug(s);
+            AtomicReference<PipePoller> busy = new AtomicReference<>();
+            Thread writer = new Thread(() -> {
+                while (busy.get() == null) {
+                    Thread.onSpinWait();
+                }
+                busy.get().send(42);
+            });
+            writer.start();
+            AtomicReference<Thread> computing = new AtomicReference<>();
+            Weft.run(s, () -> {
+                computing.set(Thread.currentThread());
+                PipePoller mine = (PipePoller) WorkerPool.pollerHere();
+                busy.set(mine);
+                long giveUp = System.nanoTime() + 20_000_000_000L;
+                while (mine.lastReader == null && System.nanoTime() - giveUp < 0) {
+                    Thread.onSpinWait(); // a slice that never pauses
+                }
+            });
+            Thread helper = busy.get().lastReader;
+            assertNotNull(helper, "nobody read the busy carrier's pipe while its slice ran");
+            assertNotEquals(computing.get(), helper);
+            assertTrue(helper instanceof Carrier);
+            assertEquals(42, Extensions.poll(busy.get().bytes.in()));
+        }
+    }
+}

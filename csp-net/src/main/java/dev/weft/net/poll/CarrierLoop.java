@@ -1,0 +1,338 @@
+package dev.weft.net.poll;
+
+import dev.weft.csp.runtime.Poller;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelPromise;
+import io.netty.channel.DefaultChannelPromise;
+import io.netty.channel.IoEventLoop;
+import io.netty.channel.IoHandle;
+import io.netty.channel.IoHandler;
+import io.netty.channel.IoHandlerContext;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.IoRegistration;
+import io.netty.util.concurrent.AbstractScheduledEventExecutor;
+import io.netty.util.concurrent.DefaultPromise;
+import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.GlobalEventExecutor;
+import io.netty.util.concurrent.Promise;
+import io.netty.util.internal.PlatformDependent;
+import java.util.Objects;
+import java.util.Queue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+
+/**
+ * A Netty event loop without a thread of its own: one per Weft carrier, which drives it as its {@link Poller}
+ * (an idle carrier waits in its epoll, a busy one polls it between slices), so that frames are decoded, and the
+ * fibers they wake run, on the carrier that read the socket.
+ *
+ * <p><b>The driver.</b> Whoever runs the loop holds it, one thread at a time (a compare-and-set): its carrier
+ * while it polls or waits, or, while its carrier is held in a long slice, an idle carrier of the same scheduler
+ * ({@link #pollAside}). Netty's "in the event loop" means "the thread that holds the loop now"; between two
+ * polls nobody holds it, and what other threads (fibers included) ask of its channels is queued as a task and
+ * run, in order, by the next driver before it polls. Taking and leaving the loop orders the driver's work
+ * (the handler's state, the channels' pipelines) before the next driver's, as a single event loop thread would.
+ */
+public final class CarrierLoop extends AbstractScheduledEventExecutor implements IoEventLoop, Poller {
+    /** The most queued tasks one drive runs before it polls, so that I/O is never starved by a task storm. */
+    private static final int TASKS_PER_DRIVE = 1024;
+    /** How long a carrier that finds its loop held by a helper sleeps before it looks again. */
+    private static final long HELD_NANOS = 50_000;
+
+    private final CarrierLoops parent;
+    private final Thread carrier;
+    private final IoHandler handler;
+    private final Queue<Runnable> tasks = PlatformDependent.newMpscQueue();
+    private final AtomicReference<Thread> driver = new AtomicReference<>();
+    private final Promise<Void> terminated = new DefaultPromise<>(GlobalEventExecutor.INSTANCE);
+    /** Set by {@link #wakeUp}, read by a blocking poll just before it blocks, cleared once it has returned. */
+    private volatile boolean wakeRequested;
+    private volatile boolean closed;
+    /** The bound of the blocking poll under way (driver only). */
+    private long waitNanos;
+    private boolean initialized;
+    private final IoHandlerContext nonBlocking = new Context(false);
+    private final IoHandlerContext blocking = new Context(true);
+
+    CarrierLoop(CarrierLoops parent, Thread carrier, IoHandlerFactory io) {
+        super(parent);
+        this.parent = parent;
+        this.carrier = carrier;
+        this.handler = io.newHandler(this);
+    }
+
+    /** The carrier thread whose loop this is. */
+    public Thread carrier() {
+        return carrier;
+    }
+
+    // ------------------------------------------------------------------ the Poller, driven by the carrier
+
+    @Override
+    public void pollNow() {
+        if (take()) {
+            try {
+                drive(nonBlocking);
+            } finally {
+                leave();
+            }
+        }
+    }
+
+    @Override
+    public void await(long nanos) {
+        if (!take()) { // a helper polls it right now (pollAside, driveUntil): only for a moment
+            LockSupport.parkNanos(Math.min(nanos, HELD_NANOS));
+            return;
+        }
+        try {
+            waitNanos = nanos;
+            drive(blocking);
+        } finally {
+            leave();
+            wakeRequested = false; // the carrier looks for work again before it waits again
+        }
+    }
+
+    @Override
+    public void wakeUp() {
+        wakeRequested = true; // before the handler's wake-up: a poll about to block sees one or the other
+        handler.wakeup();
+    }
+
+    @Override
+    public void pollAside() {
+        pollNow(); // takes the loop only if nobody holds it: its carrier, being in a slice, does not
+    }
+
+    /** The carrier stops: the loop's channels are closed, what is queued runs, and the handler is released. */
+    @Override
+    public void close() {
+        closed = true;
+        while (!take()) {
+            LockSupport.parkNanos(HELD_NANOS); // a helper is finishing a poll
+        }
+        try {
+            initialize();
+            runTasks(Integer.MAX_VALUE);
+            handler.prepareToDestroy();
+            runTasks(Integer.MAX_VALUE);
+            handler.destroy();
+            runTasks(Integer.MAX_VALUE);
+        } finally {
+            leave();
+            terminated.trySuccess(null);
+            parent.closed(this);
+        }
+    }
+
+    /**
+     * Blocks the calling thread until {@code done} or {@code nanos} pass; true if done. A carrier that waits
+     * (a blocking call made from a fiber, such as a node starting inside {@code Weft.run}) drives this loop
+     * meanwhile, so that it cannot hold up the I/O it waits for.
+     */
+    public boolean driveUntil(BooleanSupplier done, long nanos) {
+        long deadline = System.nanoTime() + nanos;
+        boolean onCarrier = carrier == Thread.currentThread() || CarrierLoops.here() != null;
+        while (!done.getAsBoolean()) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return false;
+            }
+            if (onCarrier) {
+                pollNow();
+            }
+            if (!done.getAsBoolean()) {
+                LockSupport.parkNanos(Math.min(left, HELD_NANOS));
+            }
+        }
+        return true;
+    }
+
+    private boolean take() {
+        return driver.compareAndSet(null, Thread.currentThread());
+    }
+
+    private void leave() {
+        driver.set(null);
+    }
+
+    private void initialize() {
+        if (!initialized) {
+            initialized = true;
+            handler.initialize();
+        }
+    }
+
+    /** One round, as the driver: queued tasks (writes first out), I/O, then the tasks the I/O queued. */
+    private void drive(IoHandlerContext context) {
+        initialize();
+        runTasks(TASKS_PER_DRIVE);
+        handler.run(context);
+        runTasks(TASKS_PER_DRIVE);
+    }
+
+    private void runTasks(int max) {
+        fetchFromScheduledTaskQueue(tasks);
+        for (int n = 0; n < max; n++) {
+            Runnable task = tasks.poll();
+            if (task == null) {
+                return;
+            }
+            safeExecute(task);
+        }
+    }
+
+    /** What the I/O handler may do in one round: block (bounded by the carrier and the loop's timers) or not. */
+    private final class Context implements IoHandlerContext {
+        private final boolean mayBlock;
+
+        Context(boolean mayBlock) {
+            this.mayBlock = mayBlock;
+        }
+
+        @Override
+        public boolean canBlock() {
+            return mayBlock && !wakeRequested && tasks.isEmpty() && !closed;
+        }
+
+        @Override
+        public long delayNanos(long currentTimeNanos) {
+            return mayBlock ? CarrierLoop.this.delayNanos(currentTimeNanos, waitNanos) : 0;
+        }
+
+        @Override
+        public long deadlineNanos() {
+            if (!mayBlock) {
+                return -1;
+            }
+            long next = nextScheduledTaskDeadlineNanos();
+            if (waitNanos == Long.MAX_VALUE) {
+                return next;
+            }
+            long now = ticker().nanoTime();
+            return next == -1 || next - now > waitNanos ? now + waitNanos : next;
+        }
+    }
+
+    // ------------------------------------------------------------------ Netty's event loop
+
+    @Override
+    public boolean inEventLoop(Thread thread) {
+        return driver.get() == thread;
+    }
+
+    @Override
+    public void execute(Runnable task) {
+        Objects.requireNonNull(task, "task");
+        if (terminated.isDone()) {
+            throw new RejectedExecutionException("the carrier " + carrier.getName() + " has stopped");
+        }
+        tasks.add(task);
+        if (!inEventLoop()) {
+            handler.wakeup(); // its carrier may be waiting in epoll; a busy one takes the task as it next polls
+        }
+    }
+
+    @Override
+    public Future<IoRegistration> register(IoHandle handle) {
+        Promise<IoRegistration> promise = newPromise();
+        Runnable register = () -> {
+            try {
+                promise.setSuccess(handler.register(handle));
+            } catch (Exception e) {
+                promise.setFailure(e);
+            }
+        };
+        if (inEventLoop()) {
+            register.run();
+        } else {
+            execute(register);
+        }
+        return promise;
+    }
+
+    @Override
+    public ChannelFuture register(Channel channel) {
+        return register(new DefaultChannelPromise(channel, this));
+    }
+
+    @Override
+    public ChannelFuture register(ChannelPromise promise) {
+        promise.channel().unsafe().register(this, promise);
+        return promise;
+    }
+
+    @Deprecated
+    @Override
+    public ChannelFuture register(Channel channel, ChannelPromise promise) {
+        channel.unsafe().register(this, promise);
+        return promise;
+    }
+
+    @Override
+    public boolean isCompatible(Class<? extends IoHandle> handleType) {
+        return handler.isCompatible(handleType);
+    }
+
+    @Override
+    public boolean isIoType(Class<? extends io.netty.channel.IoHandler> handlerType) {
+        return handler.getClass().equals(handlerType);
+    }
+
+    @Override
+    public CarrierLoop next() {
+        return this;
+    }
+
+    @Override
+    public CarrierLoops parent() {
+        return parent;
+    }
+
+    /** Does nothing: the loop lives as long as its carrier (its scheduler's close stops both). */
+    @Override
+    public Future<?> shutdownGracefully(long quietPeriod, long timeout, TimeUnit unit) {
+        return terminated;
+    }
+
+    /** Does nothing: see {@link #shutdownGracefully(long, long, TimeUnit)}. */
+    @Deprecated
+    @Override
+    public void shutdown() {
+    }
+
+    @Override
+    public Future<?> terminationFuture() {
+        return terminated;
+    }
+
+    @Override
+    public boolean isShuttingDown() {
+        return closed;
+    }
+
+    @Override
+    public boolean isShutdown() {
+        return terminated.isDone();
+    }
+
+    @Override
+    public boolean isTerminated() {
+        return terminated.isDone();
+    }
+
+    @Override
+    public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+        return terminated.await(timeout, unit);
+    }
+
+    @Override
+    public String toString() {
+        return "CarrierLoop[" + carrier.getName() + "]";
+    }
+}
