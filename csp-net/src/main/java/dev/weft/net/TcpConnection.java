@@ -13,6 +13,7 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
@@ -331,9 +332,10 @@ public final class TcpConnection implements AutoCloseable {
         channel.closeFuture().addListener(f -> deadline.cancel(false));
     }
 
-    /** Whether the socket is still open (closed by this side, or gone, it is not). */
-    boolean isOpen() {
-        return channel.isOpen();
+    /** The bytes written and not yet taken by the socket: what a slow reader makes this side hold. */
+    long queuedBytes() {
+        ChannelOutboundBuffer queued = channel.unsafe().outboundBuffer();
+        return queued == null ? 0 : queued.totalPendingWriteBytes();
     }
 
     @Override
