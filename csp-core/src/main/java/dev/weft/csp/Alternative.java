@@ -53,10 +53,13 @@ public final class Alternative {
             for (int hops = 0; g instanceof ForwardingGuard && hops < 8; hops++) {
                 g = ((ForwardingGuard) g).guard();
             }
+            if (g instanceof Readiness) {
+                g = ((Readiness) g).guard;
+            }
             if (!(g instanceof AltGuard)) {
                 throw new IllegalArgumentException("guard " + i + " (" + guards[i].getClass().getName()
-                        + ") is not a guard made by Weft (a channel end, a connection server, Guards, or a"
-                        + " ForwardingGuard to one)");
+                        + ") is not a guard made by Weft (a channel end, a connection server, Guards, a"
+                        + " Readiness, or a ForwardingGuard to one)");
             }
             alt[i] = (AltGuard) g;
         }

@@ -337,6 +337,9 @@ public final class Fiber extends Continuation {
         if (blocker instanceof Fiber) {
             return ((Fiber) blocker).removeJoiner(f);
         }
+        if (blocker instanceof Readiness) {
+            return ((Readiness) blocker).withdraw(f);
+        }
         return true; // a bare park: nothing registered anywhere
     }
 

@@ -30,14 +30,15 @@ import java.util.Objects;
  * one process; it may be run again, each run choosing afresh among its cases.
  */
 public final class Select {
-    private enum Kind { READ, WRITE, TIME }
+    /** READY: a guard alone (a timeout, a deadline, any guard given to {@link #ready}), no operation. */
+    private enum Kind { READ, WRITE, READY }
 
     /** One case: its guard, what to write (write cases), and its handler. */
     private static final class Case {
         final Kind kind;
         final Guard guard;
         final Object value;
-        final Object handler; // ValueProcess (read), CSProcess (write, time), or null (a write with none)
+        final Object handler; // ValueProcess (read), CSProcess (write, ready), or null (a write with none)
         boolean enabled = true;
 
         Case(Kind kind, Guard guard, Object value, Object handler) {
@@ -95,7 +96,7 @@ public final class Select {
      * @throws NullPointerException if an argument is null
      */
     public Select timeout(Duration d, CSProcess handler) {
-        return add(new Case(Kind.TIME, Guards.timeout(Objects.requireNonNull(d, "duration is null")), null,
+        return add(new Case(Kind.READY, Guards.timeout(Objects.requireNonNull(d, "duration is null")), null,
                 Objects.requireNonNull(handler, "handler is null")));
     }
 
@@ -105,7 +106,19 @@ public final class Select {
      * @throws NullPointerException if {@code handler} is null
      */
     public Select deadline(long nanoTime, CSProcess handler) {
-        return add(new Case(Kind.TIME, Guards.deadline(nanoTime), null,
+        return add(new Case(Kind.READY, Guards.deadline(nanoTime), null,
+                Objects.requireNonNull(handler, "handler is null")));
+    }
+
+    /**
+     * A case chosen when {@code guard} is ready: any guard an {@link Alternative} takes (a socket's
+     * {@code readable()}, a channel end, a connection server, a timeout). The select performs no operation on
+     * it: {@code handler} does what the guard was ready for (a read that then does not wait, an accept).
+     *
+     * @throws NullPointerException if an argument is null
+     */
+    public Select ready(Guard guard, CSProcess handler) {
+        return add(new Case(Kind.READY, Objects.requireNonNull(guard, "guard is null"), null,
                 Objects.requireNonNull(handler, "handler is null")));
     }
 
@@ -130,13 +143,13 @@ public final class Select {
      * Takes the case added last out of this select unless {@code enabled}: a precondition, as Go programs
      * write with a nil channel.
      *
-     * @throws IllegalStateException if no channel or time case was added yet, or the last one added was the
+     * @throws IllegalStateException if no case was added yet, or the last one added was the
      *         default
      */
     public Select onlyIf(boolean enabled) {
         Case last = cases.isEmpty() ? null : cases.get(cases.size() - 1);
         if (last == null) {
-            throw new IllegalStateException("onlyIf follows the case it applies to (read, write, timeout, deadline)");
+            throw new IllegalStateException("onlyIf follows the case it applies to (read, write, ready, timeout, deadline)");
         }
         last.enabled = enabled;
         return this;
@@ -153,6 +166,7 @@ public final class Select {
      * were added, the default case included.
      *
      * @throws IllegalStateException if no case is enabled and there is no default case
+     * @throws IllegalArgumentException if a guard given to {@link #ready} is not a Weft guard
      * @throws PoisonException if the chosen case's channel is poisoned (or {@link ChannelClosedException}, closed)
      * @throws CancelledException if the process is cancelled before a case is chosen
      */

@@ -4,6 +4,8 @@ import dev.weft.csp.runtime.BlockingCalls;
 import dev.weft.csp.runtime.Carrier;
 import dev.weft.csp.runtime.RunGroup;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 /** Entry points: run a process to completion, or spawn one beside the current process. */
 public final class Weft {
@@ -234,5 +236,35 @@ public final class Weft {
             }
         } while (!task.isDone());
         return task.result();
+    }
+
+    /**
+     * Waits until {@code stage} completes and returns its value, or throws what
+     * {@link CompletableFuture#join()} would: {@link java.util.concurrent.CompletionException} wrapping the
+     * failure, or {@link java.util.concurrent.CancellationException}. A fiber pauses (no thread is held: the
+     * completion wakes it; completed on a carrier of its scheduler, it resumes there, without a hand-off); a
+     * plain thread blocks. A fiber waiting here is never part of a deadlock report.
+     *
+     * @throws CancelledException if the fiber is cancelled (a plain thread interrupted, its interrupt status
+     *     kept) before {@code stage} completes; its future is then cancelled
+     *     ({@code toCompletableFuture().cancel(false)}), as the waiter no longer wants it
+     */
+    @Pausable
+    public static <T> T await(CompletionStage<T> stage) {
+        if (stage == null) {
+            throw new NullPointerException("stage is null");
+        }
+        CompletableFuture<T> future = stage.toCompletableFuture();
+        if (!future.isDone()) {
+            Readiness done = new Readiness(future::isDone, future);
+            future.whenComplete((value, failure) -> done.signal());
+            try {
+                done.await();
+            } catch (CancelledException e) {
+                future.cancel(false);
+                throw e;
+            }
+        }
+        return future.join();
     }
 }

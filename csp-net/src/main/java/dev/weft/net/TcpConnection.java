@@ -1,0 +1,406 @@
+package dev.weft.net;
+
+import dev.weft.csp.CancelledException;
+import dev.weft.csp.Guard;
+import dev.weft.csp.Pausable;
+import dev.weft.csp.Readiness;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOutboundBuffer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
+import io.netty.channel.socket.DuplexChannel;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.util.ArrayDeque;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A TCP connection whose operations pause the calling fiber instead of blocking its carrier (a plain thread
+ * blocks in them). Bytes are read only when a reader asks ({@link #read}, or a select on {@link #readable()}),
+ * so a connection nobody reads holds at most one read's worth of them; {@link #write} pauses while the peer
+ * does not take what was written, so a slow reader never makes the writer's memory grow.
+ *
+ * <p>Cancellation: a cancelled {@code read} took nothing, and the connection stays open; a cancelled
+ * {@code write} may have sent part of its buffer ({@code src.position()} says how much), then closes the
+ * connection, whose peer receives exactly those bytes and then the end of the stream. After {@link #close()}
+ * every operation throws {@link ClosedChannelException}; a reset by the peer is an {@link IOException}, never
+ * the end of the stream. A fiber waiting here is never part of a deadlock report. Thread-safe.
+ */
+public final class TcpConnection implements AutoCloseable {
+    /** Past 64 KiB queued for the peer a writer pauses; it goes on below 32 KiB. */
+    static final WriteBufferWaterMark WATER_MARKS = new WriteBufferWaterMark(32 * 1024, 64 * 1024);
+    /** A write hands the socket at most this much at a time, checking between pieces that the peer keeps up. */
+    private static final int WRITE_PIECE = 64 * 1024;
+    /** How long a closed connection may take to send what was written before it, to a peer that does not read. */
+    private static final long CLOSE_FLUSH_SECONDS = 30;
+
+    private final Channel channel;
+    private final TcpServer server; // that accepted it, or null if dialled
+    private volatile InetSocketAddress local; // known once connected
+    private volatile InetSocketAddress remote;
+    private final Events events = new Events(); // also the lock of the fields below
+    private final Readiness readable = new Readiness(this::readableNow, this);
+    private final Readiness writable = new Readiness(this::writableNow, this);
+    private final Runnable askForBytes = this::askForBytes;
+    private final ArrayDeque<ByteBuf> received = new ArrayDeque<>(2);
+    private boolean readRequested;
+    private boolean ended; // the peer sent the end of the stream, or the connection is gone
+    private boolean outputShut;
+    private boolean closed;
+    private IOException failure;
+
+    /** Wraps an active, registered {@code channel} whose reading is left to its readers (auto-read off). */
+    TcpConnection(Channel channel, TcpServer server) {
+        this.channel = channel;
+        this.server = server;
+        this.local = (InetSocketAddress) channel.localAddress();
+        this.remote = (InetSocketAddress) channel.remoteAddress();
+        channel.pipeline().addLast(events);
+    }
+
+    /** A dialled connection is made as its channel registers (before any event), and connects afterwards. */
+    private void connected() {
+        local = (InetSocketAddress) channel.localAddress();
+        remote = (InetSocketAddress) channel.remoteAddress();
+    }
+
+    /** The options of every connection's socket, dialled or accepted. */
+    static void configure(Channel ch) {
+        ch.config().setAutoRead(false);
+        ch.config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, true); // the peer's end of stream leaves us writing
+        ch.config().setOption(ChannelOption.TCP_NODELAY, true); // requests and replies, not bulk transfer
+        ch.config().setWriteBufferWaterMark(WATER_MARKS);
+    }
+
+    /**
+     * Connects to {@code at}, pausing the calling fiber (blocking the calling thread) until connected.
+     *
+     * @throws ConnectException if the connection is refused (or times out)
+     * @throws IOException if it cannot be made for another reason
+     * @throws CancelledException if the fiber is cancelled (the thread interrupted) meanwhile: the attempt is
+     *     abandoned
+     */
+    @Pausable
+    public static TcpConnection connect(InetSocketAddress at) throws IOException {
+        Objects.requireNonNull(at, "address is null");
+        Dial dial = new Dial();
+        ChannelFuture connected = new Bootstrap().group(SocketLoops.group()).channel(SocketLoops.socketChannel())
+                .handler(dial).connect(at);
+        Readiness done = new Readiness(connected::isDone, "connect to " + at);
+        connected.addListener(f -> done.signal());
+        try {
+            done.await();
+        } catch (CancelledException e) {
+            connected.cancel(false);
+            connected.channel().close();
+            throw e;
+        }
+        if (!connected.isSuccess()) {
+            connected.channel().close();
+            Throwable cause = connected.cause();
+            String why = "cannot connect to " + at + ": " + cause.getMessage();
+            IOException failed = cause instanceof ConnectException ? new ConnectException(why) : new IOException(why);
+            failed.initCause(cause);
+            throw failed;
+        }
+        dial.made.connected();
+        return dial.made;
+    }
+
+    /** Makes the connection of a dialled channel once it is registered, before it connects. */
+    private static final class Dial extends ChannelInitializer<Channel> {
+        volatile TcpConnection made;
+
+        @Override
+        protected void initChannel(Channel ch) {
+            configure(ch);
+            made = new TcpConnection(ch, null);
+        }
+    }
+
+    /**
+     * Reads into {@code dst} at least one byte, pausing until there is one; returns how many, or -1 at the end
+     * of the stream (0 only if {@code dst} has no room).
+     *
+     * @throws ClosedChannelException if this connection is closed, before or while this waits
+     * @throws IOException if the connection failed (reset by the peer, for one)
+     * @throws CancelledException if the fiber is cancelled (the thread interrupted) while it waits: nothing was
+     *     read, the bytes stay for the next read
+     */
+    @Pausable
+    public int read(ByteBuffer dst) throws IOException {
+        for (;;) {
+            synchronized (events) {
+                if (closed) {
+                    throw new ClosedChannelException();
+                }
+                if (!dst.hasRemaining()) {
+                    return 0;
+                }
+                if (!received.isEmpty()) {
+                    return take(dst);
+                }
+                if (failure != null) {
+                    throw new IOException(failure.getMessage(), failure);
+                }
+                if (ended) {
+                    return -1;
+                }
+            }
+            readable.await();
+        }
+    }
+
+    /** Moves buffered bytes into {@code dst}; under the lock. */
+    private int take(ByteBuffer dst) {
+        int total = 0;
+        while (dst.hasRemaining() && !received.isEmpty()) {
+            ByteBuf b = received.peek();
+            int n = Math.min(b.readableBytes(), dst.remaining());
+            int limit = dst.limit();
+            dst.limit(dst.position() + n);
+            b.readBytes(dst);
+            dst.limit(limit);
+            total += n;
+            if (!b.isReadable()) {
+                received.poll().release();
+            }
+        }
+        return total;
+    }
+
+    /** Whether a read would not wait; if it would, asks the socket for bytes (once until they come). */
+    private boolean readableNow() {
+        synchronized (events) {
+            if (closed || !received.isEmpty() || failure != null || ended) {
+                return true;
+            }
+            if (readRequested || !channel.isActive()) { // closing: its last events are on their way
+                return false;
+            }
+            readRequested = true;
+        }
+        channel.eventLoop().execute(askForBytes);
+        return false;
+    }
+
+    /**
+     * Asks the socket for bytes, on its loop, where the end of the stream is known without a race: Netty must
+     * not be asked to read once the input is shut down (it fails the request and closes the socket).
+     */
+    private void askForBytes() {
+        synchronized (events) {
+            if (ended || closed || failure != null) {
+                return;
+            }
+        }
+        channel.read();
+    }
+
+    /**
+     * Writes every byte of {@code src}, pausing while the peer does not take them: returns once all are handed
+     * to the socket.
+     *
+     * @throws ClosedChannelException if this connection is closed (or its output shut down), before or while
+     *     this waits
+     * @throws IOException if the connection failed (reset by the peer, for one)
+     * @throws CancelledException if the fiber is cancelled (the thread interrupted) while it waits: what was
+     *     sent is {@code src.position()}, and the connection is closed (its stream would be torn)
+     */
+    @Pausable
+    public void write(ByteBuffer src) throws IOException {
+        for (;;) {
+            synchronized (events) {
+                if (closed || outputShut) {
+                    throw new ClosedChannelException();
+                }
+                if (failure != null) {
+                    throw new IOException(failure.getMessage(), failure);
+                }
+            }
+            if (!channel.isActive()) {
+                throw new IOException("the connection " + this + " is gone");
+            }
+            if (!src.hasRemaining()) {
+                return;
+            }
+            if (channel.isWritable()) {
+                int n = Math.min(src.remaining(), WRITE_PIECE);
+                ByteBuf piece = channel.alloc().directBuffer(n);
+                int limit = src.limit();
+                src.limit(src.position() + n);
+                piece.writeBytes(src);
+                src.limit(limit);
+                channel.writeAndFlush(piece, channel.voidPromise());
+                continue;
+            }
+            try {
+                writable.await();
+            } catch (CancelledException e) {
+                close();
+                throw e;
+            }
+        }
+    }
+
+    private boolean writableNow() {
+        synchronized (events) {
+            if (closed || outputShut || failure != null) {
+                return true;
+            }
+        }
+        return channel.isWritable() || !channel.isActive();
+    }
+
+    /** A guard, ready when {@link #read} would not pause: bytes, the end of the stream, an error, or closed. */
+    public Guard readable() {
+        return readable;
+    }
+
+    /**
+     * Ends the output: the peer reads -1 after every byte written so far. Reading goes on. Later writes throw
+     * {@link ClosedChannelException}; so does this after {@link #close()} (undeclared).
+     */
+    public void shutdownOutput() {
+        synchronized (events) {
+            if (closed) {
+                throw Sneaky.<RuntimeException>rethrow(new ClosedChannelException());
+            }
+            if (outputShut) {
+                return;
+            }
+            outputShut = true;
+        }
+        writable.signal();
+        channel.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(f -> ((DuplexChannel) channel).shutdownOutput());
+    }
+
+    /** The address of this end. */
+    public InetSocketAddress localAddress() {
+        return local;
+    }
+
+    /** The address of the peer. */
+    public InetSocketAddress remoteAddress() {
+        return remote;
+    }
+
+    /**
+     * Closes this connection: a read or write waiting in another fiber or thread throws
+     * {@link ClosedChannelException}, and so does every later operation. What was written before is still sent
+     * (for at most {@value #CLOSE_FLUSH_SECONDS} s if the peer does not read), then the end of the stream.
+     * Idempotent.
+     */
+    @Override
+    public void close() {
+        synchronized (events) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            ByteBuf b;
+            while ((b = received.poll()) != null) {
+                b.release();
+            }
+        }
+        readable.signal();
+        writable.signal();
+        if (server != null) {
+            server.forget(this);
+        }
+        if (!channel.isActive()) {
+            channel.close();
+            return;
+        }
+        channel.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+        ScheduledFuture<?> deadline = channel.eventLoop().schedule(() -> channel.close(), CLOSE_FLUSH_SECONDS,
+                TimeUnit.SECONDS);
+        channel.closeFuture().addListener(f -> deadline.cancel(false));
+    }
+
+    /** The bytes written and not yet taken by the socket: what a slow reader makes this side hold. */
+    long queuedBytes() {
+        ChannelOutboundBuffer queued = channel.unsafe().outboundBuffer();
+        return queued == null ? 0 : queued.totalPendingWriteBytes();
+    }
+
+    @Override
+    public String toString() {
+        return "TcpConnection[" + local + " -> " + remote + "]";
+    }
+
+    /** What the socket's event loop tells this connection. */
+    private final class Events extends ChannelInboundHandlerAdapter {
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            ByteBuf bytes = (ByteBuf) msg;
+            synchronized (this) {
+                if (!closed && bytes.isReadable()) {
+                    received.add(bytes);
+                    return;
+                }
+            }
+            bytes.release();
+        }
+
+        @Override
+        public void channelReadComplete(ChannelHandlerContext ctx) {
+            synchronized (this) {
+                readRequested = false;
+            }
+            readable.signal();
+        }
+
+        @Override
+        public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+            if (evt == ChannelInputShutdownEvent.INSTANCE) {
+                synchronized (this) {
+                    ended = true;
+                }
+                readable.signal();
+            }
+            ctx.fireUserEventTriggered(evt);
+        }
+
+        @Override
+        public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+            writable.signal();
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) {
+            synchronized (this) {
+                ended = true;
+            }
+            readable.signal();
+            writable.signal();
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            synchronized (this) {
+                // An error on a socket that is closing (a read asked for as it closed) is no news to its reader.
+                if (failure == null && !closed && ctx.channel().isActive()) {
+                    failure = cause instanceof IOException ? (IOException) cause : new IOException(cause);
+                }
+            }
+            ctx.close();
+            readable.signal();
+            writable.signal();
+        }
+    }
+}

@@ -1,0 +1,158 @@
+package dev.weft.net;
+
+import dev.weft.csp.CSProcess;
+import dev.weft.csp.Fiber;
+import dev.weft.csp.IntProcess;
+import dev.weft.csp.Pausable;
+import dev.weft.csp.Scheduler;
+import dev.weft.csp.runtime.SchedulerMXBean;
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import javax.management.JMX;
+import javax.management.MalformedObjectNameException;
+import javax.management.ObjectName;
+
+/** What socket tests share: loopback addresses, whole-message reads and writes, bounded waits for events. */
+final class Sockets {
+    private Sockets() {
+    }
+
+    /** A process that may throw IOException, as socket code does. */
+    interface IoProcess {
+        @Pausable
+        void run() throws IOException;
+    }
+
+    /** An indexed process that may throw IOException. */
+    interface IoIntProcess {
+        @Pausable
+        void run(int i) throws IOException;
+    }
+
+    /** {@code p} as a process: its IOException goes on as an {@link UncheckedIOException}. */
+    static CSProcess io(IoProcess p) {
+        return () -> {
+            try {
+                p.run();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        };
+    }
+
+    static IntProcess io(IoIntProcess p) {
+        return i -> {
+            try {
+                p.run(i);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        };
+    }
+
+    /** Loopback, port 0: a free port for a server. */
+    static InetSocketAddress anyPort() {
+        return new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+    }
+
+    /** Runs {@code test} on a single-threaded scheduler, then {@code iterations} times on two workers. */
+    static void onOneAndTwoWorkers(int iterations, Consumer<Scheduler> test) {
+        try (Scheduler s = Scheduler.singleThreaded()) {
+            test.accept(s);
+        }
+        try (Scheduler s = Scheduler.create(2)) {
+            for (int i = 0; i < iterations; i++) {
+                test.accept(s);
+            }
+        }
+    }
+
+    @Pausable
+    static void send(TcpConnection c, String text) throws IOException {
+        c.write(ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    /** Reads until the end of the stream. */
+    @Pausable
+    static String readAll(TcpConnection c) throws IOException {
+        StringBuilder b = new StringBuilder();
+        ByteBuffer buf = ByteBuffer.allocate(1024);
+        while (c.read(buf) >= 0) {
+            b.append(new String(buf.array(), 0, buf.position(), StandardCharsets.UTF_8));
+            buf.clear();
+        }
+        return b.toString();
+    }
+
+    /** Reads exactly {@code n} bytes as text. */
+    @Pausable
+    static String readExactly(TcpConnection c, int n) throws IOException {
+        ByteBuffer buf = ByteBuffer.allocate(n);
+        while (buf.hasRemaining()) {
+            if (c.read(buf) < 0) {
+                throw new IOException("end of stream after " + buf.position() + " of " + n + " bytes");
+            }
+        }
+        return new String(buf.array(), StandardCharsets.UTF_8);
+    }
+
+    /** Waits (bounded by the test's timeout, which interrupts) until {@code condition} holds. */
+    static void awaitTrue(String what, BooleanSupplier condition) {
+        while (!condition.getAsBoolean()) {
+            if (Thread.currentThread().isInterrupted()) {
+                throw new AssertionError("interrupted (timed out?) while waiting until " + what);
+            }
+            Thread.yield();
+        }
+    }
+
+    /** Waits until {@code n} fibers of {@code s} are paused at {@code site} (a method, as fiber dumps show it). */
+    static void awaitPausedIn(Scheduler s, String site, int n) {
+        awaitTrue(n + " fibers paused in " + site, () -> pausedIn(s, site) >= n);
+    }
+
+    /** As {@link #awaitPausedIn}, from a fiber of {@code s}: it yields to the others meanwhile. */
+    @Pausable
+    static void yieldUntilPausedIn(Scheduler s, String site, int n) {
+        while (pausedIn(s, site) < n) {
+            Fiber.yield();
+        }
+    }
+
+    private static int pausedIn(Scheduler s, String site) {
+        String dump;
+        try {
+            dump = s.dumpFibers();
+        } catch (ClassCastException e) {
+            return 0; // a dump can misread a fiber that resumes as it is read: look again
+        }
+        return dump.split(java.util.regex.Pattern.quote(site + "("), -1).length - 1;
+    }
+
+    /** The live fibers of {@code s}, as its management bean counts them. */
+    static int liveFibers(Scheduler s) {
+        try {
+            return JMX.newMXBeanProxy(ManagementFactory.getPlatformMBeanServer(),
+                    new ObjectName("dev.weft:type=Scheduler,name=" + s.name()), SchedulerMXBean.class).getLiveFibers();
+        } catch (MalformedObjectNameException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /** The file descriptors this process holds open. */
+    static int openFds() {
+        String[] fds = new File("/proc/self/fd").list();
+        if (fds == null) {
+            throw new AssertionError("/proc/self/fd cannot be listed");
+        }
+        return fds.length;
+    }
+}
