@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The JFR commands the README documents (section "Scheduling, blocking calls, fiber dumps"), run as a user
+ * The JFR commands docs/guide.md documents ("Scheduling, blocking calls, fiber dumps"), run as a user
  * would against a child JVM: its recording holds Weft's events. Event settings that the settings file does not
  * name need a {@code +}: without it the JVM ignores them and records no spawn.
  */
