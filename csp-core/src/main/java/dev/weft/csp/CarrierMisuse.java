@@ -20,10 +20,24 @@ final class CarrierMisuse {
             frames.add(0, null);
         }
         String callee = pausable != null ? pausable : frames.isEmpty() ? "a pausable method" : name(frames.get(0));
-        String caller = frames.size() < 2 ? "a method that is not @Pausable" : name(frames.get(1));
-        return caller + " calls pausable " + callee + " on a Weft carrier thread, where blocking would stall"
-                + " every fiber of that carrier: mark " + caller + " @Pausable (and weave it), or run the call"
-                + " from a plain thread";
+        StackWalker.StackFrame callerFrame = frames.size() < 2 ? null : frames.get(1);
+        String stall = " on a Weft carrier thread, where blocking would stall every fiber of that carrier: ";
+        if (callerFrame != null && callerFrame.getMethodName().startsWith("lambda$")) {
+            String lambda = "a lambda in " + lambdaCreator(callerFrame);
+            return lambda + " calls pausable " + callee + stall + "its interface's method is not @Pausable, so it"
+                    + " cannot pause; give it an interface whose method is @Pausable (CSProcess, or one of your"
+                    + " own), start it with Weft.spawn, or run it on a plain thread";
+        }
+        String caller = callerFrame == null ? "a method that is not @Pausable" : name(callerFrame);
+        return caller + " calls pausable " + callee + stall + "mark " + caller + " @Pausable (and weave it), or run"
+                + " the call from a plain thread";
+    }
+
+    /** {@code Foo.bar()} for the body {@code lambda$bar$0} that javac makes of a lambda written in bar. */
+    private static String lambdaCreator(StackWalker.StackFrame f) {
+        String[] parts = f.getMethodName().split("\\$");
+        String cls = f.getClassName();
+        return cls.substring(cls.lastIndexOf('.') + 1) + "." + (parts.length > 1 ? parts[1] : f.getMethodName()) + "()";
     }
 
     private static String name(StackWalker.StackFrame f) {

@@ -9,6 +9,14 @@ final class Names {
     private Names() {
     }
 
+    // How to fix what is refused: the same words as the weaver's (dev.weft.weaver.Names).
+    static final String OVERRIDE_PLAIN_FIX = ": a call through the plain method cannot pause, so implement an"
+            + " interface whose method is @Pausable instead (CSProcess, or one of your own), or drop @Pausable";
+    static final String OVERRIDE_PAUSABLE_FIX = ": mark it @Pausable too";
+    static final String MONITOR_FIX = ": a fiber must not pause while holding a monitor (its carrier would hold"
+            + " it for other fibers); move the call out of the synchronized block, or share the state over a"
+            + " channel instead";
+
     /** {@code ChannelInput}; a nested type is {@code Outer.Inner}. */
     static String type(TypeElement t) {
         Element outer = t.getEnclosingElement();

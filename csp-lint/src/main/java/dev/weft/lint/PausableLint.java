@@ -33,14 +33,14 @@ import javax.tools.Diagnostic;
  * The weaver's rules, checked by javac as it compiles, with the weaver's own messages, so that an IDE that
  * builds with javac (IntelliJ IDEA, NetBeans, VS Code's Java tools in javac mode) shows them on the line:
  * <ul>
- *   <li>a pausable call inside a lambda or anonymous class of a pausable method, whose own interface method
- *       is not {@code @Pausable} ({@code lambda in Foo.bar() calls pausable ChannelOutput.write() but
- *       Consumer.accept is not @Pausable});</li>
  *   <li>a pausable call inside {@code synchronized} in a pausable method, or in a synchronized pausable
  *       method;</li>
  *   <li>a pausable call in a constructor, an instance initializer or a static initializer;</li>
  *   <li>an override that disagrees with the method it overrides about {@code @Pausable}.</li>
  * </ul>
+ * Each message says how to fix it. A lambda or anonymous class of a plain interface may call pausable code,
+ * wherever it is written: it runs in thread mode (handed to a plain thread, it blocks that thread; run on a
+ * carrier, the call fails fast and says how to fix it), as the weaver has it.
  * Put {@code dev.weft:csp-lint} on the annotation processor path (it finds itself through the service
  * loader). It needs javac's tree API; under another compiler (Eclipse's) it stays silent, and the weaver still
  * reports the same errors at build time.
@@ -122,16 +122,7 @@ public final class PausableLint extends AbstractProcessor {
                 if (t instanceof SynchronizedTree) {
                     synchronizedBlock = true;
                 } else if (t instanceof LambdaExpressionTree) {
-                    ExecutableElement implemented = functionalMethod(trees.getTypeMirror(p));
-                    if (implemented == null || isPausable(implemented)) {
-                        return; // a pausable lambda: its body may pause (or a target javac could not tell)
-                    }
-                    String creator = pausableCreator(p);
-                    if (creator != null) {
-                        error("lambda in " + creator + " calls pausable " + calleeName + " but "
-                                + Names.functional(implemented) + " is not @Pausable", call);
-                    }
-                    return;
+                    return; // a pausable lambda's body may pause; a plain one's calls in thread mode
                 } else if (t instanceof MethodTree) {
                     checkCallInMethod(p, calleeName, synchronizedBlock, call);
                     return;
@@ -162,25 +153,13 @@ public final class PausableLint extends AbstractProcessor {
                 String method = Names.method((ExecutableElement) me);
                 if (synchronizedBlock) {
                     error(method + " calls pausable " + calleeName
-                            + " inside a synchronized block: a fiber must not pause while holding a monitor", call);
+                            + " inside a synchronized block" + Names.MONITOR_FIX, call);
                 } else if (m.getModifiers().getFlags().contains(Modifier.SYNCHRONIZED)) {
-                    error(method + " is synchronized and calls pausable " + calleeName
-                            + ": a fiber must not pause while holding a monitor", call);
+                    error(method + " is synchronized and calls pausable " + calleeName + Names.MONITOR_FIX, call);
                 }
                 return;
             }
-            // A plain method: a thread-mode call, unless it implements an interface for a pausable method's
-            // anonymous or local class, which runs inside a fiber.
-            TreePath classPath = methodPath.getParentPath();
-            String creator = classPath.getParentPath() != null && isLocalOrAnonymous(classPath)
-                    ? pausableCreator(classPath) : null;
-            ExecutableElement implemented = creator == null ? null : overriddenInterfaceMethod((ExecutableElement) me);
-            if (implemented != null) {
-                String kind = ((ClassTree) classPath.getLeaf()).getSimpleName().length() == 0 ? "anonymous class"
-                        : "local class";
-                error(kind + " in " + creator + " calls pausable " + calleeName + " but "
-                        + Names.functional(implemented) + " is not @Pausable", call);
-            }
+            // A plain method (also of an anonymous or local class in a pausable method): a thread-mode call.
         }
 
         private void initializerCall(TreePath initializer, boolean isStatic, String calleeName, Tree call) {
@@ -195,44 +174,6 @@ public final class PausableLint extends AbstractProcessor {
             }
         }
 
-        /** The pausable method (as {@code Foo.bar()}) that a lambda or local class at {@code p} is written in, or null. */
-        private String pausableCreator(TreePath p) {
-            for (TreePath q = p.getParentPath(); q != null; q = q.getParentPath()) {
-                Tree t = q.getLeaf();
-                if (t instanceof MethodTree) {
-                    Element e = trees.getElement(q);
-                    return e instanceof ExecutableElement && isPausable(e) ? Names.method((ExecutableElement) e) : null;
-                }
-                if (t instanceof LambdaExpressionTree) {
-                    ExecutableElement implemented = functionalMethod(trees.getTypeMirror(q));
-                    if (implemented != null && isPausable(implemented)) {
-                        return pausableLambdaName(q); // a lambda inside a pausable lambda
-                    }
-                    return null;
-                }
-                if (t instanceof ClassTree) {
-                    return null;
-                }
-            }
-            return null;
-        }
-
-        /** A pausable lambda is named after the method it is written in, as the weaver names it. */
-        private String pausableLambdaName(TreePath lambda) {
-            for (TreePath q = lambda.getParentPath(); q != null; q = q.getParentPath()) {
-                if (q.getLeaf() instanceof MethodTree) {
-                    Element e = trees.getElement(q);
-                    return e instanceof ExecutableElement ? Names.method((ExecutableElement) e) : null;
-                }
-            }
-            return null;
-        }
-
-        private static boolean isLocalOrAnonymous(TreePath classPath) {
-            Tree parent = classPath.getParentPath().getLeaf();
-            return parent instanceof NewClassTree || parent instanceof BlockTree;
-        }
-
         /** An override must agree with what it overrides: both pausable, or neither. */
         private void checkOverrides(ExecutableElement m, MethodTree tree) {
             TypeElement owner = (TypeElement) m.getEnclosingElement();
@@ -241,26 +182,13 @@ public final class PausableLint extends AbstractProcessor {
                 if (isPausable(other) != mine) {
                     String message = mine
                             ? Names.method(m) + " is @Pausable but overrides " + Names.method(other)
-                              + ", which is not @Pausable"
-                            : Names.method(m) + " is not @Pausable but overrides pausable " + Names.method(other);
+                              + ", which is not @Pausable" + Names.OVERRIDE_PLAIN_FIX
+                            : Names.method(m) + " is not @Pausable but overrides pausable " + Names.method(other)
+                              + Names.OVERRIDE_PAUSABLE_FIX;
                     error(message, tree);
                     return;
                 }
             }
-        }
-
-        /** The interface method that {@code m} (of an anonymous or local class) implements, or null. */
-        private ExecutableElement overriddenInterfaceMethod(ExecutableElement m) {
-            for (ExecutableElement o : Overrides.of(m, (TypeElement) m.getEnclosingElement(), env)) {
-                if (o.getEnclosingElement().getKind() == ElementKind.INTERFACE) {
-                    return o;
-                }
-            }
-            return null;
-        }
-
-        private ExecutableElement functionalMethod(TypeMirror type) {
-            return Overrides.functionalMethod(type, env);
         }
 
         private void error(String message, Tree at) {

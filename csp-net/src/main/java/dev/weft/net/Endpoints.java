@@ -242,7 +242,7 @@ final class Endpoints implements LinkListener {
             case Protocol.POISON_LANE: {
                 Lane lane = lanes.get(f.channel());
                 if (lane != null) {
-                    lane.owner().fail(laneRefusal(f.number(), lane.owner().location()));
+                    lane.owner().fail(laneRefusal(f.number(), lane.owner().location(), f.payload()));
                 }
                 return;
             }
@@ -320,7 +320,15 @@ final class Endpoints implements LinkListener {
     }
 
     /** What a lane's output fails with when the input answers its value with {@link Protocol#POISON_LANE}. */
-    private static RuntimeException laneRefusal(long why, NetChannelLocation input) {
+    private RuntimeException laneRefusal(long why, NetChannelLocation input, byte[] payload) {
+        if (why == Protocol.TYPE_NOT_ALLOWED) {
+            Integer id = Protocol.wireId(payload);
+            String type = id != null && codec instanceof KryoCodec k ? k.typeNamed(id) : null;
+            String named = type != null ? type : "a type (wire id " + id + ")";
+            return new PoisonException("the node that reads the net channel " + input + " does not allow " + named
+                    + ": allow it there too (Node.builder().allow(" + (type != null ? type + ".class" : "...")
+                    + ") on the reading node). The channel is poisoned; the link goes on");
+        }
         if (why == Protocol.LOST) {
             return new LinkLostException("the net channel " + input + " is out of reach: it moved, and the way to it was lost");
         }

@@ -162,12 +162,43 @@ final class KryoAllowList {
         }
     }
 
-    /** Resolves ids only: a class name on the wire is refused before any class is looked up, let alone loaded. */
+    /**
+     * Resolves ids only: a class name on the wire is refused before any class is looked up, let alone loaded.
+     * An unknown id in the range of given types is a type this node does not allow (another node does: a
+     * mismatch of configurations); any other unknown id is garbage.
+     */
     private static final class IdsOnly extends DefaultClassResolver {
         @Override
         protected Registration readName(Input input) {
             throw new KryoException("a class name where a registered id belongs");
         }
+
+        @Override
+        public Registration readClass(Input input) {
+            int id = input.readVarInt(true); // Kryo's encoding: 0 for null, 1 for a name, else the id + 2
+            if (id == Kryo.NULL) {
+                return null;
+            }
+            if (id == NAME + 2) {
+                return readName(input);
+            }
+            Registration r = getRegistration(id - 2);
+            if (r == null) {
+                throw isGivenTypeId(id - 2) ? new TypeNotAllowedException(id - 2)
+                        : new KryoException("an unknown class id " + (id - 2));
+            }
+            return r;
+        }
+    }
+
+    private static boolean isGivenTypeId(int id) {
+        return id >= FIRST_HASHED_ID && id < 2 * FIRST_HASHED_ID;
+    }
+
+    /** The name of the type with wire id {@code id} in this list, or null if none has it. */
+    String nameOf(int id) {
+        Registration r = newKryo().getRegistration(id);
+        return r == null ? null : r.getType().getName();
     }
 
     /** Kryo's boolean[] serializer allocates the declared length itself; this one reads through the input's check. */

@@ -80,11 +80,20 @@ public final class KryoCodec implements Codec {
             }
             return value;
         } catch (RuntimeException e) {
+            TypeNotAllowedException notAllowed = TypeNotAllowedException.in(e);
+            if (notAllowed != null) {
+                throw notAllowed;
+            }
             throw new IllegalArgumentException("refused " + (bytes == null ? "null" : bytes.length + " bytes")
                     + ": " + innermostMessage(e), e);
         } finally {
             release(session);
         }
+    }
+
+    /** The name of the allowed type whose wire id is {@code id}, or null if this codec allows none with it. */
+    String typeNamed(int id) {
+        return allowList.nameOf(id);
     }
 
     /**

@@ -1,7 +1,6 @@
 package dev.weft.net;
 
 import dev.weft.csp.Alternative;
-import dev.weft.csp.CancelledException;
 import dev.weft.csp.Channel;
 import dev.weft.csp.ChannelBuffer;
 import dev.weft.csp.Extensions;
@@ -9,6 +8,7 @@ import dev.weft.csp.Guards;
 import dev.weft.csp.One2OneChannel;
 import dev.weft.csp.Pausable;
 import dev.weft.csp.PoisonException;
+import dev.weft.csp.Timer;
 import dev.weft.net.transport.Frame;
 import dev.weft.net.transport.Link;
 import java.nio.charset.StandardCharsets;
@@ -18,10 +18,8 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeoutException;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Names of net inputs, as one node sees them. The name server's table lives on the node that serves names;
@@ -37,14 +35,21 @@ final class NameService {
     private static final long OK = 0;
     private static final long TAKEN = 1;
 
+    private static final System.Logger LOG = System.getLogger(NameService.class.getName());
+    /** Pauses between attempts to reach a name server that is not up: from the first, doubling to the last. */
+    private static final long FIRST_RETRY_MILLIS = 50;
+    private static final long LAST_RETRY_MILLIS = 1000;
+
     private final Endpoints endpoints;
     private final NodeAddress server; // null if this node serves names itself
     private final boolean serving;
-    /** The client's resolves waiting for an answer, by request id: each gets one answer, offered. */
+    /**
+     * Requests waiting for an answer (a location for a resolve, a Boolean for a registration), by request
+     * id: each gets one answer, offered; poisoned when the link to the server or this node goes.
+     */
     private final Map<Long, One2OneChannel<Object>> pending = new ConcurrentHashMap<>();
-    /** The client's registrations waiting for an answer, by request id. */
-    private final Map<Long, CompletableFuture<Boolean>> registrations = new ConcurrentHashMap<>();
     private volatile String serverLostWhy;
+    private volatile boolean closing;
 
     // The server's table, under this object's monitor.
     private final Map<String, Entry> names = new HashMap<>();
@@ -65,87 +70,120 @@ final class NameService {
     }
 
     /**
-     * Registers {@code location} (an input of this node) under {@code name}; waits for the server's answer
-     * (this blocks the calling thread for one round trip to a remote server).
+     * Registers {@code location} (an input of this node) under {@code name}, waiting (pausing a fiber) up to
+     * {@code wait} for the server's answer; a server not up yet is asked again until then.
      *
      * @throws IllegalStateException if the name is taken
+     * @throws LinkLostException     if the server did not answer within {@code wait}, or closed
      */
+    @Pausable
     void register(String name, NetChannelLocation location, Duration wait) {
         check(name);
-        if (serving) {
-            if (!serve(name, location, null)) {
-                throw taken(name);
-            }
-            return;
-        }
-        long request = endpoints.nextId();
-        CompletableFuture<Boolean> answer = new CompletableFuture<>();
-        registrations.put(request, answer);
         boolean ok;
-        try {
-            Link link = endpoints.link(server);
-            link.send(new Frame(Protocol.NAME_REGISTER, request, location.id(), utf8(name)));
-            if (link.isLost()) {
-                throw serverGone(link);
+        if (serving) {
+            ok = serve(name, location, null);
+        } else {
+            Object answer = ask(Protocol.NAME_REGISTER, location.id(), name, wait);
+            if (answer == null) {
+                throw new LinkLostException("the name server " + server + " did not answer the registration of '"
+                        + name + "' within " + wait.toMillis() + " ms");
             }
-            if (!endpoints.await(answer, wait.toNanos())) { // on a carrier: drives the node's loop meanwhile
-                throw new TimeoutException();
-            }
-            ok = answer.get();
-        } catch (TimeoutException e) {
-            throw new LinkLostException("the name server " + server + " did not answer the registration of '"
-                    + name + "' within " + wait.toMillis() + " ms");
-        } catch (ExecutionException e) {
-            throw (RuntimeException) e.getCause();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new CancelledException("interrupted while registering '" + name + "' at the name server");
-        } finally {
-            registrations.remove(request);
+            ok = (Boolean) answer;
         }
         if (!ok) {
             throw taken(name);
         }
     }
 
-    /** The location registered under {@code name}, waiting up to {@code max} for it to be registered. */
+    /**
+     * The location registered under {@code name}, waiting up to {@code max} for it to be registered; a server
+     * not up yet is asked again until then, so that nodes may start in any order.
+     */
     @Pausable
     NetChannelLocation resolve(String name, Duration max) {
         check(name);
-        long request = endpoints.nextId();
-        One2OneChannel<Object> answer = expect(request);
-        Link link = null;
+        NetChannelLocation found;
         if (serving) {
-            NetChannelLocation known = lookupOrWait(name, new Waiter(null, request));
-            if (known != null) {
+            long request = endpoints.nextId();
+            One2OneChannel<Object> answer = expect(request);
+            try {
+                found = lookupOrWait(name, new Waiter(null, request));
+                if (found == null && new Alternative(answer.in(), Guards.timeout(max)).priSelect() == 0) {
+                    found = (NetChannelLocation) answer.in().read();
+                }
+            } catch (PoisonException e) {
+                throw new LinkLostException("could not resolve '" + name + "': " + serverLostWhy);
+            } finally {
                 pending.remove(request);
-                return known;
+            }
+            if (found == null) {
+                forget(name, null, request);
             }
         } else {
-            link = endpoints.link(server);
-            link.send(new Frame(Protocol.NAME_RESOLVE, request, 0, utf8(name)));
-            if (link.isLost()) {
+            found = (NetChannelLocation) ask(Protocol.NAME_RESOLVE, 0, name, max);
+        }
+        if (found == null) {
+            throw new NameNotFoundException("no net channel is registered as '" + name + "' (waited "
+                    + max.toMillis() + " ms" + (serving ? "" : " at the name server " + server) + ")");
+        }
+        return found;
+    }
+
+    /**
+     * Asks the remote name server ({@code type}, {@code number}, {@code name}) and returns its answer, or null if
+     * none came within {@code max} (a resolve is then forgotten at the server). A server that cannot be reached
+     * (not up yet) is asked again after growing pauses while {@code max} lasts, and told once in the log; a
+     * server whose link came up and was lost (its names are gone with it), or this node closing, ends the wait
+     * with {@link LinkLostException}. Every exception is made here, on the caller's stack.
+     */
+    @Pausable
+    private Object ask(byte type, long number, String name, Duration max) {
+        long deadline = deadline(max);
+        long pauseMillis = FIRST_RETRY_MILLIS;
+        boolean logged = false;
+        while (true) {
+            long request = endpoints.nextId();
+            One2OneChannel<Object> answer = expect(request);
+            Link link = null;
+            try {
+                link = endpoints.link(server);
+                link.send(new Frame(type, request, number, utf8(name)));
+                if (!link.isLost()) {
+                    Duration left = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
+                    if (new Alternative(answer.in(), Guards.timeout(left)).priSelect() == 0) {
+                        return answer.in().read();
+                    }
+                    if (type == Protocol.NAME_RESOLVE) {
+                        link.send(new Frame(Protocol.NAME_FORGET, request, 0, utf8(name)));
+                    }
+                    return null;
+                }
+            } catch (PoisonException e) {
+                // the link was lost while waiting (the answer channel poisoned), or this node is closed
+            } finally {
                 pending.remove(request);
-                throw serverGone(link);
             }
-        }
-        try {
-            int chosen = new Alternative(answer.in(), Guards.timeout(max)).priSelect();
-            if (chosen == 0) {
-                return (NetChannelLocation) answer.in().read();
+            String why = link == null ? "this node closed" : link.whyLost();
+            if (closing || link == null || link.cameUp()
+                    || deadline - System.nanoTime() <= TimeUnit.MILLISECONDS.toNanos(pauseMillis)) {
+                throw new LinkLostException("could not ask the name server " + server + " about '" + name + "': "
+                        + (closing ? "this node closed" : why));
             }
-        } catch (PoisonException e) {
-            throw new LinkLostException("could not resolve '" + name + "': " + serverLostWhy);
-        } finally {
-            pending.remove(request);
+            if (!logged) {
+                logged = true;
+                LOG.log(System.Logger.Level.INFO, "the name server " + server + " cannot be reached (" + why
+                        + "): asking again about '" + name + "' while the wait lasts");
+            }
+            Timer.sleep(Duration.ofMillis(pauseMillis));
+            pauseMillis = Math.min(2 * pauseMillis, LAST_RETRY_MILLIS);
         }
-        if (serving) {
-            forget(name, null, request);
-        } else {
-            link.send(new Frame(Protocol.NAME_FORGET, request, 0, utf8(name)));
-        }
-        throw new NameNotFoundException("no net channel is registered as '" + name + "' (waited "
-                + max.toMillis() + " ms" + (serving ? "" : " at the name server " + server) + ")");
+    }
+
+    /** {@code System.nanoTime()} in {@code max}, saturated: a wait of years is a wait without end. */
+    private static long deadline(Duration max) {
+        long now = System.nanoTime();
+        long nanos = max.compareTo(Duration.ofDays(365 * 100)) >= 0 ? Long.MAX_VALUE / 2 : max.toNanos();
+        return now + nanos;
     }
 
     private One2OneChannel<Object> expect(long request) {
@@ -235,10 +273,7 @@ final class NameService {
             }
             case Protocol.NAME_ANSWER: {
                 if (f.payload().length == 0) { // a registration's answer
-                    CompletableFuture<Boolean> r = registrations.get(f.channel());
-                    if (r != null) {
-                        r.complete(f.number() == OK);
-                    }
+                    answer(f.channel(), f.number() == OK);
                     return true;
                 }
                 String text = text(f.payload());
@@ -266,10 +301,6 @@ final class NameService {
     void lost(Link link, String why) {
         if (!serving && link.peer().equals(server)) {
             serverLostWhy = "the link to the name server " + server + " was lost: " + why;
-            for (CompletableFuture<Boolean> r : registrations.values()) {
-                r.completeExceptionally(new LinkLostException("the link to the name server " + server
-                        + " was lost: " + why));
-            }
             for (One2OneChannel<Object> a : pending.values()) {
                 a.in().poison();
             }
@@ -293,9 +324,7 @@ final class NameService {
             names.values().removeIf(e -> e.owner == null);
         }
         serverLostWhy = "this node closed";
-        for (CompletableFuture<Boolean> r : registrations.values()) {
-            r.completeExceptionally(new LinkLostException("this node closed while registering a name"));
-        }
+        closing = true;
         for (One2OneChannel<Object> a : pending.values()) {
             a.in().poison();
         }
@@ -308,11 +337,6 @@ final class NameService {
             throw new IllegalArgumentException("a channel name is 1 to " + MAX_NAME_CHARS + " characters, got "
                     + (name == null ? "null" : name.length() + " characters"));
         }
-    }
-
-    private LinkLostException serverGone(Link link) {
-        String why = serverLostWhy;
-        return new LinkLostException(why != null ? why : "the link to the name server " + server + " is lost");
     }
 
     private static IllegalStateException taken(String name) {

@@ -29,6 +29,7 @@ import java.util.Map;
  * values are taken in order, and one that comes early waits for its predecessors.
  */
 abstract class NetInput<T> implements LinkUser, ForwardingGuard {
+    private static final System.Logger LOG = System.getLogger(NetInput.class.getName());
     final NetChannelLocation location;
     /** Its name on this node: its location's id on its first home, a new one on each node it moves to. */
     final long localId;
@@ -339,7 +340,7 @@ abstract class NetInput<T> implements LinkUser, ForwardingGuard {
     void arrived(Link writer, long lane, long seq, byte kind, byte[] body, Link via) {
         Object value = null;
         if (kind == Protocol.VALUE && moved == null) {
-            value = decodeOrRefuse(body, via); // outside the lock: the one costly part
+            value = decodeOrRefuse(body, writer, lane, via); // outside the lock: the one costly part
             if (value == null) {
                 return;
             }
@@ -456,7 +457,7 @@ abstract class NetInput<T> implements LinkUser, ForwardingGuard {
         for (Parcel p; (p = w.held.remove(w.arrived + 1)) != null; ) {
             Object value = null;
             if (p.kind() == Protocol.VALUE) {
-                value = decodeOrRefuse(p.body(), via);
+                value = decodeOrRefuse(p.body(), w.link, w.lane, via);
                 if (value == null) {
                     return;
                 }
@@ -470,9 +471,21 @@ abstract class NetInput<T> implements LinkUser, ForwardingGuard {
         }
     }
 
-    private Object decodeOrRefuse(byte[] body, Link via) {
+    /**
+     * The value in {@code body} from lane {@code lane} across {@code writer}; null if refused: a type this node
+     * does not allow fails this channel (a mismatch of configurations), anything else the link {@code via}.
+     */
+    private Object decodeOrRefuse(byte[] body, Link writer, long lane, Link via) {
         try {
             return endpoints.decode(body);
+        } catch (TypeNotAllowedException e) {
+            String why = "the net channel " + location + " received from " + writer.peer() + " a value of " + e.getMessage()
+                    + ": allow its type on this node too (Node.builder().allow(...)); the writer's error names it."
+                    + " The channel is poisoned; the link and its other channels go on";
+            LOG.log(System.Logger.Level.WARNING, why);
+            writer.send(new Frame(Protocol.POISON_LANE, lane, Protocol.TYPE_NOT_ALLOWED, Protocol.wireId(e.wireId)));
+            fail(new PoisonException(why));
+            return null;
         } catch (RuntimeException e) {
             via.refuse("a value for " + location + " that this node's codec refuses: " + e.getMessage());
             return null;

@@ -108,10 +108,13 @@ public final class Node implements AutoCloseable {
 
     /**
      * A synchronous net input registered under {@code name} at the name server. The registration is one round
-     * trip to the name server, which blocks the calling thread meanwhile.
+     * trip to the name server, which pauses a fiber (its carrier goes on) and blocks a thread; a name server
+     * that is not up yet is asked again for up to twice the heartbeat timeout.
      *
      * @throws IllegalStateException if the name is taken, or this node has no name server
+     * @throws LinkLostException     if the name server could not be reached, or did not answer, in that time
      */
+    @Pausable
     public <T> NetChannelInput<T> net2one(String name) {
         NetAltingInput<T> in = endpoints.newInput(0);
         register(name, in);
@@ -125,9 +128,12 @@ public final class Node implements AutoCloseable {
     }
 
     /**
-     * An output to the net input registered under {@code name}, waiting at most {@code max} for the name.
+     * An output to the net input registered under {@code name}, waiting at most {@code max} for the name. A
+     * name server that cannot be reached yet is asked again while {@code max} lasts: nodes may start in any
+     * order.
      *
      * @throws NameNotFoundException if the name is not registered within {@code max}
+     * @throws LinkLostException     if the name server closed, or could not be reached within {@code max}
      */
     @Pausable
     public <T> NetChannelOutput<T> one2net(String name, Duration max) {
@@ -141,6 +147,7 @@ public final class Node implements AutoCloseable {
     }
 
     /** A connection server registered under {@code name} at the name server (see {@link #net2one(String)}). */
+    @Pausable
     public <Q, R> NetConnectionServer<Q, R> connectionServer(String name) {
         NetAltingInput<Q> requests = endpoints.newInput(0);
         register(name, requests);
@@ -186,6 +193,7 @@ public final class Node implements AutoCloseable {
         return NetBarrier.join(this, name, one2net(name), localParties);
     }
 
+    @Pausable
     private void register(String name, NetInput<?> in) {
         checkOpen();
         try {

@@ -1,5 +1,7 @@
 package dev.weft.net;
 
+import java.nio.ByteBuffer;
+
 /**
  * The channel layer's frame types (see {@link dev.weft.net.transport.Frame}). A writer is a {@link Lane}: one
  * write (or one client transaction) at a time, named on the wire by its lane id on the writer's node.
@@ -12,7 +14,8 @@ package dev.weft.net;
  *                                                                                  the first value is in the buffer
  * CREDIT         channel = lane id,   number = values read                        input to writer: room again
  * POISON_INPUT   channel = input id,  number = lane id                            writer poisons the channel
- * POISON_LANE    channel = lane id,   number = NO_SUCH_INPUT, POISONED or CLOSED   input to writer
+ * POISON_LANE    channel = lane id,   number = NO_SUCH_INPUT, POISONED, CLOSED,     input to writer
+ *                LOST or TYPE_NOT_ALLOWED (payload: the type's wire id, 4 bytes)
  * CLOSE_INPUT    channel = input id                                               writer closes the channel:
  *                                                                                  values sent before it are
  *                                                                                  still read
@@ -68,6 +71,8 @@ final class Protocol {
     static final long CLOSED = 3;
     /** {@link #POISON_LANE}'s number: the input moved to a node that was lost (or the move failed). */
     static final long LOST = 4;
+    /** {@link #POISON_LANE}'s number: the reader's codec does not allow the value's type (payload: its wire id). */
+    static final long TYPE_NOT_ALLOWED = 5;
 
     /** What a DIRECT or FORWARD frame carries: a value, a moving input, or a cancelled writer's withdrawal. */
     static final byte VALUE = 0;
@@ -75,5 +80,15 @@ final class Protocol {
     static final byte WITHDRAWAL = 2;
 
     private Protocol() {
+    }
+
+    /** {@link #TYPE_NOT_ALLOWED}'s payload. */
+    static byte[] wireId(int id) {
+        return ByteBuffer.allocate(Integer.BYTES).putInt(id).array();
+    }
+
+    /** The wire id in a {@link #TYPE_NOT_ALLOWED} payload, or null if it holds none. */
+    static Integer wireId(byte[] payload) {
+        return payload.length == Integer.BYTES ? ByteBuffer.wrap(payload).getInt() : null;
     }
 }

@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * A node in a JVM of its own, attacked over real sockets: garbage, an oversized length, a wrong secret, a
- * gadget. Each attack is refused, nothing is built, and the node serves its honest peer throughout.
+ * gadget. Each attack is refused (the gadget, of a type the node does not allow, fails the input it was sent
+ * to), nothing is built, and the node serves its honest peer throughout.
  */
 @Timeout(90)
 class ChildHostileTest {
@@ -47,11 +48,15 @@ class ChildHostileTest {
                 }
                 assertEchoes(echo, replies, "after a wrong secret");
 
-                try (HostileTransport h = new HostileTransport(SECRET)) { // knows the secret, sends a gadget
+                // knows the secret, sends a gadget (a type the child does not allow) to an input: that input fails
+                NetChannelLocation sink = parent.one2net("guarded.sink", Duration.ofSeconds(30)).location();
+                try (HostileTransport h = new HostileTransport(SECRET)) {
                     byte[] gadget = new KryoCodec(HostilePeerTest.Gadget.class).encode(new HostilePeerTest.Gadget());
                     Link link = h.transport.link(target);
-                    link.send(new Frame((byte) 16, echo.location().id(), 1, gadget));
-                    h.lost.get(30, TimeUnit.SECONDS); // the child refused the link
+                    link.send(new Frame((byte) 16, sink.id(), 1, gadget));
+                    Frame refusal = h.answered.get(30, TimeUnit.SECONDS);
+                    assertEquals(Protocol.POISON_LANE, refusal.type());
+                    assertEquals(Protocol.TYPE_NOT_ALLOWED, refusal.number());
                 }
                 assertEchoes(echo, replies, "after a gadget");
                 echo.write("gadgets?");

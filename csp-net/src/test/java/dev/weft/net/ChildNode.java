@@ -49,8 +49,9 @@ public final class ChildNode {
                 }
             }
             case "guarded": {
-                // an echo that also says how many gadgets this JVM has built
+                // an echo that also says how many gadgets this JVM has built; and an input never read
                 NetChannelInput<String> in = node.net2one("echo.in");
+                node.net2one("guarded.sink");
                 NetChannelOutput<String> out = node.one2net("echo.out");
                 System.out.println("ready");
                 System.out.flush();

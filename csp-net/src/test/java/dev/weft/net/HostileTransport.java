@@ -13,6 +13,8 @@ final class HostileTransport implements LinkListener, AutoCloseable {
     final Transport transport;
     /** Why its link was lost (the node it attacked refused it). */
     final CompletableFuture<String> lost = new CompletableFuture<>();
+    /** The first channel-layer frame the attacked node sent back. */
+    final CompletableFuture<Frame> answered = new CompletableFuture<>();
 
     /** Its links prove {@code secret} (null: none). */
     HostileTransport(String secret) {
@@ -22,6 +24,7 @@ final class HostileTransport implements LinkListener, AutoCloseable {
 
     @Override
     public void received(Link link, Frame frame) {
+        answered.complete(frame);
     }
 
     @Override

@@ -130,6 +130,7 @@ class NameServerTest {
         try (Nodes nodes = new Nodes()) {
             Node names = nodes.start(TestCarriers.builder().serveNames());
             Node b = nodes.start(TestCarriers.builder().nameServer(names.address()));
+            b.net2one("up"); // a round trip: the link to the server is up (one never reached is asked again)
             Nodes.Party<NetChannelOutput<String>> waiting = nodes.thread("resolve", () -> b.one2net("never"));
             waiting.awaitBlocked();
             names.close();

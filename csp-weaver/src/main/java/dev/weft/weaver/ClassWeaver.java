@@ -39,7 +39,7 @@ import org.objectweb.asm.tree.analysis.AnalyzerException;
 
 /**
  * Weaves one class: decides which methods are pausable, checks the rules (override agreement, no pause in
- * constructors, static initialisers, monitors, or non-pausable lambdas of pausable methods), then gives
+ * constructors, static initialisers or monitors; each refusal says how to fix it), then gives
  * each pausable method its resumable form and rewrites lambdas of pausable functional interfaces.
  */
 final class ClassWeaver implements Opcodes {
@@ -56,11 +56,7 @@ final class ClassWeaver implements Opcodes {
     private final Set<MethodNode> pausable = Collections.newSetFromMap(new IdentityHashMap<>());
     private final Set<MethodNode> handWoven = Collections.newSetFromMap(new IdentityHashMap<>());
     private final Set<MethodNode> lambdaBodies = Collections.newSetFromMap(new IdentityHashMap<>());
-    /** Non-pausable lambda bodies, with their interface method ({@code Consumer.accept}), for errors. */
-    private final Map<MethodNode, String> plainLambdas = new IdentityHashMap<>();
     private final List<IndySite> pausableIndys = new ArrayList<>();
-    /** Method references to pausable methods through non-pausable interfaces: checked once pausability is known. */
-    private final List<IndySite> plainRefsToPausable = new ArrayList<>();
     /** Every lambda body of this class, with the method that creates it. */
     private final Map<MethodNode, MethodNode> lambdaCreator = new IdentityHashMap<>();
     private int adapters;
@@ -130,7 +126,6 @@ final class ClassWeaver implements Opcodes {
         findPausable();
         checkOverrides();
         boolean threadModeCalls = checkCalls();
-        checkPlainReferences();
         boolean toWeave = pausable.size() > handWoven.size() || !pausableIndys.isEmpty() || threadModeCalls;
         if (!toWeave && errors.isEmpty()) {
             return input;
@@ -339,17 +334,12 @@ final class ClassWeaver implements Opcodes {
         if (isLambdaBody) {
             lambdaCreator.put(body, in);
         }
-        if (!fiPausable && !isLambdaBody) {
-            plainRefsToPausable.add(new IndySite(in, indy));
-        }
         if (fiPausable) {
             pausableIndys.add(new IndySite(in, indy));
             if (isLambdaBody) {
                 pausable.add(body);
                 lambdaBodies.add(body);
             }
-        } else if (isLambdaBody) {
-            plainLambdas.put(body, Names.simpleClass(fi) + "." + indy.name);
         }
     }
 
@@ -440,8 +430,9 @@ final class ClassWeaver implements Opcodes {
                     String other = Names.method(o.owner(), o.name());
                     error(m, firstLine(m), mine
                             ? Names.method(cls.name, m.name) + " is @Pausable but overrides " + other
-                              + ", which is not @Pausable"
-                            : Names.method(cls.name, m.name) + " is not @Pausable but overrides pausable " + other);
+                              + ", which is not @Pausable" + Names.OVERRIDE_PLAIN_FIX
+                            : Names.method(cls.name, m.name) + " is not @Pausable but overrides pausable " + other
+                              + Names.OVERRIDE_PAUSABLE_FIX);
                     break;
                 }
             }
@@ -451,7 +442,6 @@ final class ClassWeaver implements Opcodes {
     /** Checks every pausable call outside pausable methods; returns whether any is a thread-mode call to rewrite. */
     private boolean checkCalls() {
         boolean threadMode = false;
-        String[] enclosing = enclosingPausableMethod();
         for (MethodNode m : cls.methods) {
             if (pausable.contains(m)) {
                 if ((m.access & ACC_SYNCHRONIZED) != 0 && !handWoven.contains(m)) {
@@ -459,8 +449,7 @@ final class ClassWeaver implements Opcodes {
                         if (insn instanceof MethodInsnNode && isPausableCall((MethodInsnNode) insn)
                                 && !isFiberCurrent((MethodInsnNode) insn)) {
                             error(m, insn, Names.method(cls.name, m.name) + " is synchronized and calls pausable "
-                                    + calleeName((MethodInsnNode) insn) + ": a fiber must not pause while holding"
-                                    + " a monitor");
+                                    + calleeName((MethodInsnNode) insn) + Names.MONITOR_FIX);
                         }
                     }
                 }
@@ -494,41 +483,14 @@ final class ClassWeaver implements Opcodes {
                 } else if (m.name.equals("<clinit>")) {
                     error(m, call, "static initializer of " + Names.simpleClass(cls.name) + " calls pausable "
                             + callee + ": a static initializer cannot pause; do blocking work in a method");
-                } else if (plainLambdas.containsKey(m) && pausable.contains(lambdaCreator.get(m))) {
-                    error(m, call, "lambda in " + userMethod(m) + " calls pausable " + callee
-                            + " but " + plainLambdas.get(m) + " is not @Pausable");
-                } else if (enclosing != null && (m.access & ACC_STATIC) == 0) {
-                    error(m, call, kindOfClass() + " in " + enclosing[0] + " calls pausable " + callee + " but "
-                            + implementedName(m) + " is not @Pausable");
                 } else if (isInterfaceAbstract(call)) {
+                    // A plain method, lambda or anonymous class (also one written in a pausable method: it may run
+                    // on a plain thread, handed to one) calls in thread mode; on a carrier the call fails fast.
                     threadMode = true;
                 }
             }
         }
         return threadMode;
-    }
-
-    /** A method reference to a pausable method, handed to a non-pausable interface in a pausable method. */
-    private void checkPlainReferences() {
-        for (IndySite site : plainRefsToPausable) {
-            if (!pausable.contains(site.in())) {
-                continue;
-            }
-            Handle impl = (Handle) site.indy().bsmArgs[1];
-            boolean target;
-            try {
-                target = impl.getTag() != H_NEWINVOKESPECIAL
-                        && isPausableMethod(impl.getOwner(), impl.getName(), impl.getDesc());
-            } catch (ClassHierarchy.MissingClassException e) {
-                continue;
-            }
-            if (target) {
-                String fi = Names.simpleClass(Type.getReturnType(site.indy().desc).getInternalName());
-                error(site.in(), site.indy(), "method reference in " + userMethod(site.in()) + " targets pausable "
-                        + Names.method(impl.getOwner(), impl.getName()) + " but " + fi + "." + site.indy().name
-                        + " is not @Pausable");
-            }
-        }
     }
 
     /** The method as the user wrote it: a lambda body is named after the method that creates it. */
@@ -586,38 +548,6 @@ final class ClassWeaver implements Opcodes {
     static boolean mentionsWeft(byte[] classFile) {
         // Names are stored as (modified) UTF-8: an ASCII package name appears byte for byte.
         return new String(classFile, java.nio.charset.StandardCharsets.ISO_8859_1).contains("dev/weft/csp/");
-    }
-
-    /** For an anonymous or local class defined in a pausable method: {@code {"Outer.m()"}}, else null. */
-    private String[] enclosingPausableMethod() {
-        if (cls.outerClass == null || cls.outerMethod == null) {
-            return null;
-        }
-        try {
-            ClassHierarchy.ClassInfo outer = hierarchy.get(cls.outerClass);
-            ClassHierarchy.MethodInfo m = outer == null ? null : outer.methods().get(cls.outerMethod + cls.outerMethodDesc);
-            return m != null && m.pausable() ? new String[] {Names.method(cls.outerClass, cls.outerMethod)} : null;
-        } catch (RuntimeException e) {
-            return null;
-        }
-    }
-
-    private String kindOfClass() {
-        String simple = cls.name.substring(cls.name.lastIndexOf('$') + 1);
-        return !simple.isEmpty() && Character.isDigit(simple.charAt(0)) ? "anonymous class" : "local class " + simple;
-    }
-
-    private String implementedName(MethodNode m) {
-        List<ClassHierarchy.MethodInfo> overridden = new ArrayList<>();
-        try {
-            hierarchy.collectOverridden(hierarchy.get(cls.name), m.name, m.desc, overridden);
-        } catch (RuntimeException e) {
-            // fall back to the method's own name
-        }
-        if (!overridden.isEmpty()) {
-            return Names.simpleClass(overridden.get(0).owner()) + "." + m.name;
-        }
-        return Names.simpleClass(cls.name) + "." + m.name;
     }
 
     private boolean isInterfaceAbstract(MethodInsnNode call) {
@@ -722,7 +652,8 @@ final class ClassWeaver implements Opcodes {
             error(m, e.at, userMethod(m) + ": " + e.getMessage());
         } catch (AnalyzerException e) {
             AbstractInsnNode at = e.node;
-            error(m, at, Names.method(cls.name, m.name) + ": cannot analyse the bytecode: " + e.getMessage());
+            error(m, at, Names.method(cls.name, m.name) + ": cannot analyse the bytecode: " + e.getMessage()
+                    + " (is the class file from a compiler the weaver does not know? weave the javac output)");
         }
     }
 

@@ -118,8 +118,7 @@ final class MethodWeaver implements Opcodes {
             }
             if (flow.monitorsAt(i) > 0) {
                 owner.error(method, call, owner.userMethod(method) + " calls pausable "
-                        + owner.calleeName(call) + " inside a synchronized block: a fiber must not pause"
-                        + " while holding a monitor");
+                        + owner.calleeName(call) + " inside a synchronized block" + Names.MONITOR_FIX);
                 continue;
             }
             sites.add(plan(call, i, flow));

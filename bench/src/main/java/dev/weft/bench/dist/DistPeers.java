@@ -11,7 +11,7 @@ import java.util.concurrent.Callable;
 
 /**
  * The distributed samples on 1, 2 and 4 nodes of this machine, on Weft (csp-net, the {@link Launcher}) and on
- * JCSP.net2 1.1-rc5 ({@link JcspNBody}, {@link JcspSor}, {@link JcspTsp}), in one run, at the README's sizes;
+ * JCSP.net2 1.1-rc5 ({@link JcspNBody}, {@link JcspSor}, {@link JcspTsp}), in one run, at the sizes of docs/distributed.md;
  * every result is checked against Weft's 1-node one. Prints a Markdown table per program of the best
  * wall-clock time of {@code repeats} runs, worker JVM start-up included. Run:
  * {@code java -cp bench/target/benchmarks.jar dev.weft.bench.dist.DistPeers [repeats]}.

@@ -11,7 +11,8 @@ import jdk.jfr.StackTrace;
  * Weft's JDK Flight Recorder events, category "Weft": fiber spawn, park (what it waited on and how long, above
  * 20 ms) and end, steals between carriers, deadlock reports, carriers stuck in one slice. Record them as any JFR event ({@code jcmd PID JFR.start}, or
  * {@code -XX:StartFlightRecording}); spawn, park, end and steal events are off in JFR's default settings (there
- * can be millions), switch them on by name ({@code dev.weft.FiberSpawn#enabled=true}). While nothing records
+ * can be millions), switch them on by name, with a {@code +} since no settings file names them
+ * ({@code jcmd PID JFR.start settings=profile +dev.weft.FiberSpawn#enabled=true}; JfrTest runs it). While nothing records
  * them an event costs a test of a flag: no event object is made. A runtime without the
  * {@code jdk.jfr} module gets no events and pays nothing.
  */

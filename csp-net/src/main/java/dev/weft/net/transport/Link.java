@@ -23,6 +23,12 @@ public interface Link {
      */
     void refuse(String why);
 
+    /**
+     * Whether the link ever came up (its handshake done), even if lost since: false for a link that could not
+     * be made (the peer not listening yet, say).
+     */
+    boolean cameUp();
+
     /** Whether the link has been lost (or refused, or closed). */
     boolean isLost();
 

@@ -63,6 +63,11 @@ final class PeerLink extends QueuedLink {
         return connection != null;
     }
 
+    @Override
+    public boolean cameUp() {
+        return isUp(); // the connection stays set once kept, also after the link is lost
+    }
+
     /** Whether the link still counts on a connection it dials itself (in a simultaneous connect, the rule decides). */
     boolean isDialling() {
         return dialling && connection == null;

@@ -15,6 +15,11 @@ final class SelfLink extends QueuedLink {
     }
 
     @Override
+    public boolean cameUp() {
+        return true;
+    }
+
+    @Override
     void write(Frame frame) {
         deliver(frame);
     }

@@ -119,7 +119,8 @@ class LauncherTest {
             // The JVM may warn first (on JDK 24+, about sun.misc.Unsafe in a library): read on to the worker's word.
             StringBuilder said = new StringBuilder();
             String line;
-            while ((line = err.readLine()) != null && !line.contains("not reachable yet")) {
+            // The worker's node says its name server (the launcher) cannot be reached yet, and asks again.
+            while ((line = err.readLine()) != null && !line.contains("cannot be reached")) {
                 said.append(line).append('\n');
             }
             assertTrue(line != null, "the worker said " + said);

@@ -21,7 +21,7 @@ import java.util.List;
 
 /**
  * Classic concurrency mistakes, each hidden behind an interleaving that the ordinary schedulers rarely or never
- * produce: each process throws (or deadlocks) only when the bug shows. The first is the README's example. {@link BugsFoundTest} checks that
+ * produce: each process throws (or deadlocks) only when the bug shows. The first is docs/testing.md's example. {@link BugsFoundTest} checks that
  * exploration finds every one; {@link RunsToFind} measures how many runs that takes.
  */
 final class Bugs {

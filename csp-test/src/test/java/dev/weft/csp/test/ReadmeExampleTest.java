@@ -11,7 +11,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** The README's csp-test examples, compiled and run: if this breaks, the README is wrong. */
+/** The csp-test examples of docs/testing.md, compiled and run: if this breaks, that page is wrong. */
 class ReadmeExampleTest {
     @WeftTest
     @Timeout(10)

@@ -16,7 +16,7 @@ public final class DistBench {
     private DistBench() {
     }
 
-    /** Times the three samples at the README's sizes. */
+    /** Times the three samples at the sizes of docs/distributed.md. */
     public static void main(String[] args) {
         int repeats = args.length > 0 ? Integer.parseInt(args[0]) : 3;
         System.out.println("| program | size | 1 node | 2 nodes | 4 nodes |");

@@ -38,7 +38,7 @@ public final class Sor implements NetProgram<double[]> {
         int lo = 1 + Blocks.start(interior, c.size(), c.index());
         int hi = 1 + Blocks.start(interior, c.size(), c.index() + 1);
         double[] grid = plate(side);
-        Neighbours nb = new Neighbours(c);
+        Neighbours nb = Neighbours.register(c);
         int sweeps = 0;
         boolean goOn = true;
         while (goOn) {
@@ -101,14 +101,25 @@ public final class Sor implements NetProgram<double[]> {
         NetChannelOutput<double[]> changeToZero;
         final List<NetChannelOutput<Boolean>> decisions = new ArrayList<>();
 
-        Neighbours(Cluster c) {
+        private Neighbours(Cluster c, NetChannelInput<double[]> fromAbove, NetChannelInput<double[]> fromBelow,
+                           NetChannelInput<double[]> toZero, NetChannelInput<Boolean> decision) {
             this.c = c;
+            this.fromAbove = fromAbove;
+            this.fromBelow = fromBelow;
+            this.toZero = toZero;
+            this.decision = decision;
+        }
+
+        /** This node's inputs, registered at the name server (which may pause: not in a constructor). */
+        @Pausable
+        static Neighbours register(Cluster c) {
             Node node = c.node();
             int i = c.index();
-            fromAbove = i > 0 ? node.net2one("sor.above." + i) : null;
-            fromBelow = i < c.size() - 1 ? node.net2one("sor.below." + i) : null;
-            toZero = i == 0 && c.size() > 1 ? node.net2one("sor.change") : null;
-            decision = i > 0 ? node.net2one("sor.decision." + i) : null;
+            NetChannelInput<double[]> fromAbove = i > 0 ? node.net2one("sor.above." + i) : null;
+            NetChannelInput<double[]> fromBelow = i < c.size() - 1 ? node.net2one("sor.below." + i) : null;
+            NetChannelInput<double[]> toZero = i == 0 && c.size() > 1 ? node.net2one("sor.change") : null;
+            NetChannelInput<Boolean> decision = i > 0 ? node.net2one("sor.decision." + i) : null;
+            return new Neighbours(c, fromAbove, fromBelow, toZero, decision);
         }
 
         /** Sends this node's first and last rows to the neighbours and takes theirs into the halo rows. */

@@ -7,7 +7,7 @@ import dev.weft.net.launch.Launcher;
 import dev.weft.net.launch.NetProgram;
 
 /**
- * The README's launcher example: each worker node sends the square of its index to node 0, which adds them
+ * The launcher example of docs/distributed.md: each worker node sends the square of its index to node 0, which adds them
  * up. Run: {@code java -cp "$NCP" dev.weft.samples.dist.SumOfSquares [nodes]}.
  */
 public final class SumOfSquares implements NetProgram<Long> {
