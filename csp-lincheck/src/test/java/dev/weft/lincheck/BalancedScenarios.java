@@ -21,7 +21,7 @@ import org.jetbrains.lincheck.datastructures.RandomProvider;
  *   <li>each thread is a writer (writes, selects on the output, {@code selectNow()} on the output) or a reader
  *       (reads, selects on the input, {@code pending()}, {@code selectNow()} on the input); an unshared end has one
  *       such thread. {@code close()} runs in writer threads (in any thread when the output is shared),
- *       {@code poison()} in any;
+ *       {@code poison()} in any; a scenario closes or poisons the channel, not both;
  *   <li>with W values written (the sequential first part writes up to the capacity, as the channel's starting
  *       fill) and R reads, W ≤ R + capacity, so a waiting writer always has a reader to come: a writer waits only
  *       when the buffer is full and no reader waits, so if it waited for good, every read would be done and W
@@ -67,7 +67,7 @@ public final class BalancedScenarios extends ExecutionGenerator {
 
     /** A random scenario, or null if it is not balanced (see the class comment). */
     private ExecutionScenario tryScenario() {
-        int threads = Math.max(2, testConfiguration.getThreads());
+        int threads = 2 + random.nextInt(Math.max(1, testConfiguration.getThreads() - 1));
         int writers = writerThreads(threads);
         int readers = shape.kind().sharedInput ? threads - writers : 1;
         Values values = new Values();
@@ -99,18 +99,18 @@ public final class BalancedScenarios extends ExecutionGenerator {
         return 1 + random.nextInt(threads - 1);
     }
 
-    /** One thread's operations: a writer's or a reader's, at most one close and one poison in all. */
+    /** One thread's operations: a writer's or a reader's, with at most one close or poison in all. */
     private List<Actor> thread(boolean writer, Counts counts, Values values) {
         int n = 1 + random.nextInt(testConfiguration.getActorsPerThread());
         List<Actor> ops = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             int r = random.nextInt(10);
-            if (r == 9 && !counts.poisoned) {
-                counts.poisoned = true;
+            if (r == 9 && !counts.ended) {
+                counts.ended = true;
                 ops.add(actor("poison"));
-            } else if (r == 8 && !counts.closed && (writer || shape.kind().sharedOutput)) {
-                counts.closed = true;
-                counts.writerCloses |= writer || i == 0; // a reader's first operation is always reached
+            } else if (r == 8 && !counts.ended && (writer || shape.kind().sharedOutput)) {
+                counts.ended = true;
+                counts.writerCloses = writer || i == 0; // a reader's first operation is always reached
                 ops.add(actor("close"));
             } else if (r == 7) {
                 ops.add(actor(writer ? "selectNowOut" : "selectNowIn"));
@@ -156,9 +156,9 @@ public final class BalancedScenarios extends ExecutionGenerator {
     private static final class Counts {
         int written;
         int read;
-        boolean closed;
+        /** A close or a poison is in the scenario: never both (see {@link ChannelOperations#write(int)}). */
+        boolean ended;
         boolean writerCloses;
-        boolean poisoned;
 
         Counts(int written) {
             this.written = written;

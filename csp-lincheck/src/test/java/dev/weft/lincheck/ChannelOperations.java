@@ -66,10 +66,13 @@ public abstract class ChannelOperations {
 
     /**
      * Writes {@code v}. {@code afterPoison}: a poison had begun when the operation began. A write begun after a
-     * poison began is refused: POISONED. One begun before may have been waiting, its value already counted as
-     * waiting (by {@code pending()}, say), when the poison discarded that value and woke it: in a sequential
-     * history that write went through just before the poison, so it answers OK, as the model does there. Nothing
-     * escapes the check by that: the poison discards every value, and a read after it must throw.
+     * poison began is refused: POISONED. One begun before overlaps the poison: it may have been waiting, its value
+     * already counted as waiting (by {@code pending()}, say), when the poison discarded that value and woke it,
+     * or the poison may have refused it on entry. Either way, in a sequential history that write went through
+     * just before the poison, whose discarding left no trace of it: it answers OK, as the model does there. A
+     * close could also have refused it (with PoisonException, if the poison came first): so a scenario never
+     * both closes and poisons ({@link BalancedScenarios}). Nothing escapes the check by that: the poison
+     * discards every value, and a read after it must throw.
      */
     private Outcome write(int v, boolean afterPoison) {
         try {
