@@ -2,7 +2,7 @@ package dev.weft.csp;
 
 /**
  * How an {@link Alternative} talks to a guard. A channel end's state is under its channel's lock
- * ({@link #channel()}); the alternative holds the locks of all its guards (in the order of the channels' ids,
+ * ({@link #channel()}); the alternative holds the locks of all its guards (in {@link ChannelImpl#lockOrder},
  * so that alternatives never deadlock) while it checks them and registers with them, as Go's select does.
  */
 interface AltGuard extends Guard {

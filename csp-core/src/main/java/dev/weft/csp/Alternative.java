@@ -189,6 +189,11 @@ public final class Alternative {
             throw new IllegalStateException("every guard of the Alternative is disabled by its precondition");
         }
         Fiber me = Fiber.current();
+        if (me.transfer instanceof Selection.Registration) { // the last select's promise, not kept: see ChannelImpl
+            Selection.Registration stale = (Selection.Registration) me.transfer;
+            me.transfer = null;
+            ChannelImpl.breakPromise(stale);
+        }
         WorkerPool user = me.isThreadBound() ? null : me.pool();
         Simulation simulation = user == null ? null : user.simulation();
         if (simulation != null) {
@@ -264,6 +269,11 @@ public final class Alternative {
         int selected = sel.selected();
         if (selected == Selection.CANCELLED) {
             throw me.cancelledError();
+        }
+        if (selected >= 0 && regs[selected].promisedAt != null) {
+            // A partner claimed this choice as a promise (ChannelImpl's invariants): the operation that follows
+            // finds it here and keeps it.
+            me.transfer = regs[selected];
         }
         return selected;
     }

@@ -19,8 +19,37 @@ import java.util.List;
  * fiber is fully paused ({@link Fiber#parkLocked}). The party that later takes it from the queue therefore
  * owns its wake-up outright: an uncontended rendezvous costs each side one compare-and-set, the lock's.
  *
- * <p>Alternatives register on a channel end like waiting parties; the party that finds a registration
- * claims the alternative (commits it to this channel) before counting it as a partner.
+ * <p>Alternatives register on a channel end like waiting parties. A party that claims a registration commits
+ * its alternative to this end and turns the registration into a <em>promise</em>
+ * ({@link Selection.Registration#promisedAt}): the alternative's process will come and do this end's operation.
+ * A promise stands for that party from the moment of the claim, so that shared ends with selecting parties
+ * behave as a channel without them: each writer's values arrive in order, nothing is read after the end, and
+ * an end once ready stays ready until someone takes. What every operation relies on, under the lock:
+ *
+ * <ol>
+ * <li><b>A waiting reader means nothing to read.</b> A reader fiber waits at the input only while the buffer
+ *     is empty and no writer fiber waits: a writer serves the first waiting reader fiber before any select,
+ *     a reader takes the first waiting writer fiber before any promise. (A reader may also wait for a
+ *     writer's promise it holds: 3.)
+ * <li><b>A waiting writer means no room.</b> A writer fiber waits at the output only while no reader fiber
+ *     waits and the buffer, if any, is full. So a value goes straight to a reader only while the buffer is
+ *     empty, and values leave in the order they came: each writer's in its order.
+ * <li><b>Every writer's promise is somewhere.</b> A writer's promise is queued at the output until its process
+ *     comes, or held by exactly one reader that waits for it (in the reader's {@link Fiber#transfer}). The
+ *     promised writer serves that reader; a reader served by another writer first, or withdrawn, gives the
+ *     promise back to the output's queue; a promise whose process does something else is broken
+ *     ({@link #breakPromise}) and its reader looks again.
+ * <li><b>The end comes last.</b> After a close a reader sees the end only when the buffer is empty and no
+ *     writer fiber or writer's promise is queued or held: every value written, or promised by a select,
+ *     before the close is read first. A promised write goes through after a close (its process committed
+ *     before it); any other write is refused.
+ * <li><b>Ready until someone takes.</b> A select's check that finds an open registration at the other end
+ *     claims it as a promise and leaves it queued, so the end stays ready ({@link In#pending()}, the next
+ *     check) until an operation takes the promise.
+ * <li>A registration is <em>open</em> (its select chose nothing yet), a promise, or <em>dead</em> (its select
+ *     chose something else): dead ones are dropped where met; a select that ends takes its open and dead
+ *     ones out, never a promise.
+ * </ol>
  *
  * <p>Faults. A {@link StackOverflowError} can strike at any call, and a lock left held would stall every
  * later user of the channel. So {@link #lock()} first checks that the stack has room for the rest of the
@@ -144,7 +173,9 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
     /** A fiber queued here failed before its {@link Fiber#parkLocked} completed: it leaves, the lock is freed. */
     void abandon(Fiber f) {
         try {
-            in.remove(f);
+            if (in.remove(f)) {
+                giveBackPromise(f);
+            }
             out.remove(f);
             f.transfer = null;
             unlock();
@@ -173,47 +204,169 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
 
     // ------------------------------------------------------------------------------ queue helpers
 
-    /** Takes the first live party from {@code q}: a waiting fiber, or an alternative it manages to claim. */
-    private static Object takeParty(WaitQueue q) {
-        for (;;) {
-            Object p = q.poll();
-            if (p == null || p instanceof Fiber) {
-                return p;
-            }
-            Selection.Registration r = (Selection.Registration) p;
-            if (r.selection.claim(r.index)) {
-                return r;
-            }
-            // a registration of an alternative that chose another guard: dropped
-        }
+    /**
+     * Takes the party that an operation on the other end meets at {@code q}: the first waiting fiber, ahead of
+     * every select (invariants 1, 2); else the first promise, or the first open registration, claimed as one
+     * and its process woken (it has an operation to do here). A promise is taken out of the queue: the caller
+     * waits for its process (invariant 3). Dead registrations met on the way are dropped. Null if nobody is
+     * there.
+     */
+    private static Object takeParty(End q) {
+        Fiber f = q.pollFiber();
+        return f != null ? f : takePromise(q);
     }
 
-    /** As {@link #takeParty}, skipping registrations of {@code self} (one alternative on both ends). */
-    private static boolean claimPartner(WaitQueue q, Selection self, List<Fiber> wake) {
-        for (;;) {
-            Object p = q.peek();
-            if (p == null) {
-                return false;
+    /** As {@link #takeParty} where no fiber is queued at {@code q}: a promise or an open registration, or null. */
+    private static Selection.Registration takePromise(End q) {
+        for (Object p = q.poll(); p != null; p = q.poll()) { // only registrations are queued
+            Selection.Registration r = (Selection.Registration) p;
+            if (r.promisedAt != null) {
+                return r;
             }
+            if (promise(r, q)) {
+                r.selection.fiber.unparkReserved();
+                return r;
+            }
+        }
+        return null;
+    }
+
+    /** Claims open registration {@code r}, queued at {@code at}, as a promise; false if its select chose first. */
+    private static boolean promise(Selection.Registration r, End at) {
+        if (!r.selection.claim(r.index)) {
+            return false;
+        }
+        r.promisedAt = at;
+        return true;
+    }
+
+    /**
+     * Whether a select's check finds a partner at {@code q}: a waiting fiber, a promise, or an open registration
+     * of another select, which it claims as a promise and leaves queued (invariant 5), adding its process to
+     * {@code wake}. Dead registrations at the head are dropped. False at a registration of {@code self}: one
+     * alternative on both ends of a channel does not meet itself.
+     */
+    private static boolean findPartner(End q, Selection self, List<Fiber> wake) {
+        for (Object p = q.peek(); p != null; p = q.peek()) {
             if (p instanceof Fiber) {
-                return true; // a committed party: the fiber waits for this end's next operation
+                return true;
             }
             Selection.Registration r = (Selection.Registration) p;
             if (r.selection == self) {
                 return false;
             }
-            q.poll();
-            if (r.selection.claim(r.index)) {
+            if (r.promisedAt != null) {
+                return true;
+            }
+            if (promise(r, q)) {
                 wake.add(r.selection.fiber);
                 return true;
             }
+            q.poll(); // dead
+        }
+        return false;
+    }
+
+    /** Wakes the select of a registration taken by {@link WaitQueue#pollOpenRegistration()}, if any. */
+    private static void wake(Selection.Registration r) {
+        if (r != null) {
+            r.selection.fiber.unparkReserved();
         }
     }
 
-    private static void wakeClaimed(Object party) {
-        if (party instanceof Selection.Registration) {
-            ((Selection.Registration) party).selection.fiber.unparkReserved();
+    /**
+     * Hands {@code value} to reader {@code r}, just taken from the input's queue. A reader that waited for a
+     * writer's promise other than {@code fulfilled} gives that promise back (invariant 3).
+     */
+    private void deliver(Fiber r, Object value, Selection.Registration fulfilled) {
+        if (r.transfer != fulfilled) {
+            giveBackPromise(r);
         }
+        r.transfer = value;
+    }
+
+    /** A reader leaving the input's queue without its promised value puts the promise back at the output. */
+    private void giveBackPromise(Fiber reader) {
+        if (reader.transfer instanceof Selection.Registration) {
+            out.addFirst(reader.transfer);
+            reader.transfer = null;
+        }
+    }
+
+    /**
+     * Whether readers see the end now (invariant 4): closed, and neither a value nor a writer's promise is left,
+     * queued or held. Under the lock.
+     */
+    private boolean endReached() {
+        return closed() && (buffer == null || buffer.isEmpty()) && !out.hasFiberOrPromise()
+                && !in.hasFiberHoldingPromise();
+    }
+
+    /** Takes the waiting readers out if they see the end now, chained for {@link #wakeWith}; else null. */
+    private Object readersAtTheEnd() {
+        return endReached() ? in.drainFibersWithoutPromise() : null;
+    }
+
+    /**
+     * The promise that {@code me}'s last select left for an operation on {@code end} (its {@link Fiber#transfer},
+     * set by {@link Alternative}), taken from there; null if none. A promise left at another end is broken
+     * first: the process did something else. Before the operation takes a lock.
+     */
+    private static Selection.Registration promiseOf(Fiber me, End end) {
+        Object t = me.transfer;
+        if (!(t instanceof Selection.Registration)) {
+            return null;
+        }
+        me.transfer = null;
+        Selection.Registration r = (Selection.Registration) t;
+        if (r.promisedAt == end) {
+            return r;
+        }
+        breakPromise(r);
+        return null;
+    }
+
+    /**
+     * Withdraws promise {@code r}: its process will not do the operation it was claimed for (it ended, or did
+     * another operation first). A reader that held it looks again: it takes a writer or another promise, sees
+     * the end, or waits as any reader (invariant 3).
+     */
+    static void breakPromise(Selection.Registration r) {
+        End at = r.promisedAt;
+        ChannelImpl<?> c = at.channel();
+        StackReserve.forOperation();
+        c.lock();
+        Fiber reader = null;
+        Fiber writer = null;
+        Object ended = null;
+        try {
+            if (!at.remove(r) && at == c.out) {
+                reader = c.in.fiberHolding(r);
+                if (reader != null) {
+                    reader.transfer = null;
+                    Object w = takeParty(c.out);
+                    if (w instanceof Fiber) {
+                        writer = (Fiber) w;
+                        c.in.remove(reader);
+                        reader.transfer = writer.transfer;
+                        writer.transfer = null;
+                    } else {
+                        reader.transfer = w; // a promise, or null: it waits as any reader
+                        reader = null;
+                    }
+                }
+            }
+            ended = c.readersAtTheEnd();
+            c.unlock();
+        } catch (Throwable t) {
+            c.state &= ~LOCKED; // unlock() is the last call: a failure left the lock held
+            throw t;
+        }
+        if (writer != null) {
+            writer.wakeFromChannel();
+            reader.wakeFromChannel();
+        }
+        wakeWith(ended, CLOSED_END);
     }
 
     /**
@@ -243,14 +396,15 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
 
     /**
      * Poisons ({@code poison}) or closes the channel. Poison empties the buffer and both queues: everyone waiting
-     * throws. A close leaves what was written: readers waiting now have nothing left to read (a waiting reader
-     * means an empty buffer and no waiting writer) and see the end, writers already waiting stay queued, their
-     * values still to be read, and alternatives waiting on either end count the end as ready. Either is final;
-     * poison may follow a close, not the reverse.
+     * throws. A close leaves what was written: writers already waiting stay queued and promised writers still
+     * come, their values still to be read; waiting readers see the end if nothing is left (invariant 4), and
+     * alternatives waiting on either end count the end as ready. Either is final; poison may follow a close, not
+     * the reverse.
      */
     private void end(boolean poison) {
         Object r = null;
         Object w = null;
+        Object ended = null;
         WorkerPool p = Uses.callerPool();
         StackReserve.forOperation();
         lock();
@@ -261,8 +415,9 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
                     buffer.clear();
                 }
                 STATE.getAndBitwiseOr(this, poison ? POISONED : CLOSED); // atomic: a waiter may set WAITERS
-                r = in.drain();
+                r = poison ? in.drain() : in.drainSelections();
                 w = poison ? out.drain() : out.drainSelections();
+                ended = poison ? null : readersAtTheEnd();
             }
             unlock();
         } catch (Throwable t) {
@@ -272,6 +427,7 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
         Object outcome = poison ? POISON : CLOSED_END;
         wakeWith(r, outcome);
         wakeWith(w, outcome);
+        wakeWith(ended, outcome);
     }
 
     /** Wakes a chain of parties from {@link WaitQueue#drain()}, fibers with {@code outcome} as their transfer. */
@@ -310,17 +466,17 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
     /**
      * Takes the lock for an operation of {@code me} on {@code end} and records the use. Returns true with the
      * lock held, or false with it released if the operation must throw {@link #refusal}: {@code me} is
-     * cancelled (unless the operation follows a selection a partner counts on: {@link Fiber#committed}), or the
-     * channel poisoned, or closed to writes.
+     * cancelled (unless the operation follows a selection a partner counts on: {@link Fiber#committed}, or it
+     * is {@code promised}), or the channel poisoned, or closed to writes that were not promised (invariant 4).
      */
-    private boolean lockFor(Fiber me, End end) {
+    private boolean lockFor(Fiber me, End end, boolean promised) {
         StackReserve.forOperation();
         me.willWaitOn(end); // before the lock: see Fiber.cancel
         lock();
         boolean refused;
         try {
             use(me.pool());
-            refused = (state & refusedBy(end)) != 0 || (me.cancelPending() && !me.committed);
+            refused = (state & refusedBy(end, promised)) != 0 || (me.cancelPending() && !me.committed && !promised);
             if (refused) {
                 unlock();
             }
@@ -331,14 +487,14 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
         return !refused;
     }
 
-    /** The state flags that refuse an operation on {@code end}: a close stops writes only. */
-    private int refusedBy(End end) {
-        return end == out ? POISONED | CLOSED : POISONED;
+    /** The state flags that refuse an operation on {@code end}: a close stops writes that were not promised. */
+    private int refusedBy(End end, boolean promised) {
+        return end == out && !promised ? POISONED | CLOSED : POISONED;
     }
 
     /** What an operation that {@link #lockFor} refused throws. */
     private RuntimeException refusal(Fiber me, End end) {
-        if ((state & refusedBy(end)) == 0) {
+        if ((state & refusedBy(end, false)) == 0) {
             return me.cancelledError();
         }
         return (state & POISONED) != 0 ? poisonedError() : closedError();
@@ -371,6 +527,7 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
             try {
                 queued = !f.committed && remove(f);
                 if (queued) {
+                    c.giveBackPromise(f); // a reader that waited for a promise (invariant 3)
                     f.transfer = null; // a writer's value goes nowhere
                 }
                 c.unlock();
@@ -437,11 +594,15 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
                 Fiber.simulationPoint();
             }
             Fiber me = Fiber.current();
-            if (!lockFor(me, this)) {
+            Selection.Registration promised = promiseOf(me, this);
+            if (!lockFor(me, this, promised != null)) {
                 throw refusal(me, this);
             }
             boolean locked = true; // false once released, or handed to the pause (see Faults above)
             try {
+                if (promised != null) {
+                    remove(promised); // its process is here now (if a writer took it, that writer waits)
+                }
                 if (buffer != null && !buffer.isEmpty()) {
                     locked = false; // handed over: takeBuffered releases it, and frees it itself on a fault
                     return takeBuffered();
@@ -456,19 +617,22 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
                     f.wakeFromChannel();
                     return (T) v;
                 }
-                if (closed()) {
+                if (w == null && closed() && !in.hasFiberHoldingPromise()) { // the end (invariant 4)
                     unlock();
                     locked = false;
                     throw closedError();
                 }
                 if ((state & SHARED_READERS) == 0 && hasFiberOtherThan(me)) {
+                    if (w != null) {
+                        out.addFirst(w);
+                    }
                     unlock();
                     locked = false;
                     throw new IllegalStateException("two processes read the single-reader input of a channel at"
                             + " once; use a one2any or any2any channel to share the input");
                 }
+                me.transfer = w; // a writer's promise: its process will hand this reader its value (invariant 3)
                 add(me);
-                wakeClaimed(w); // a claimed alternative will write to this reader
                 locked = waitLocked(me);
             } catch (Throwable t) {
                 if (locked) {
@@ -525,19 +689,23 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
             boolean locked = true;
             try {
                 T v = buffer.take();
-                Object w = takeParty(out);
-                if (w instanceof Fiber) {
-                    Fiber f = (Fiber) w;
-                    buffer.put((T) f.transfer); // the freed room takes the first waiting writer's value
-                    f.transfer = null;
-                    unlock();
-                    locked = false;
-                    f.wakeFromChannel();
+                Fiber w = out.pollFiber();
+                Selection.Registration writing = null;
+                if (w != null) {
+                    buffer.put((T) w.transfer); // the freed room takes the first waiting writer's value (invariant 2)
+                    w.transfer = null;
                 } else {
-                    unlock();
-                    locked = false;
-                    wakeClaimed(w); // an alternative waiting to write: there is room now
+                    writing = out.pollOpenRegistration(); // a select waiting to write: there is room now
                 }
+                // A select waiting to read, passed over while the buffer was taken by others: values remain.
+                Selection.Registration reading = buffer.isEmpty() ? null : in.pollOpenRegistration();
+                unlock();
+                locked = false;
+                if (w != null) {
+                    w.wakeFromChannel();
+                }
+                wake(writing);
+                wake(reading);
                 return v;
             } catch (Throwable t) {
                 if (locked) {
@@ -555,7 +723,7 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
             boolean p;
             try {
                 use(user);
-                p = !poisoned() && ((buffer != null && !buffer.isEmpty()) || out.peek() instanceof Fiber);
+                p = !poisoned() && ((buffer != null && !buffer.isEmpty()) || out.hasFiberOrPromise());
                 unlock();
             } catch (Throwable t) {
                 state &= ~LOCKED; // unlock() is the last call: a failure left the lock held
@@ -567,7 +735,7 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
         @Override
         public boolean ready(Selection.Registration me, List<Fiber> wake) {
             return (state & (POISONED | CLOSED)) != 0 || (buffer != null && !buffer.isEmpty())
-                    || claimPartner(out, me.selection, wake);
+                    || findPartner(out, me.selection, wake);
         }
 
         @Override
@@ -577,7 +745,9 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
 
         @Override
         public void unregister(Selection.Registration me) {
-            remove(me);
+            if (me.promisedAt == null) {
+                remove(me); // a promise stays for its process's read (invariant 6)
+            }
         }
 
         @Override
@@ -618,26 +788,41 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
                 Fiber.simulationPoint();
             }
             Fiber me = Fiber.current();
-            if (!lockFor(me, this)) {
+            Selection.Registration promised = promiseOf(me, this);
+            if (!lockFor(me, this, promised != null)) {
                 throw refusal(me, this);
             }
             boolean locked = true; // false once released, or handed to the pause (see Faults above)
             try {
-                Object r = takeParty(in);
-                if (r instanceof Fiber) {
-                    Fiber f = (Fiber) r;
-                    f.transfer = value;
+                Fiber r = null;
+                if (promised != null && !remove(promised)) { // a reader took the promise and waits for this value
+                    r = in.fiberHolding(promised);
+                    if (r != null) {
+                        in.remove(r);
+                    }
+                }
+                if (r == null) {
+                    r = in.pollFiber(); // a waiting reader first: the buffer is empty (invariant 1)
+                }
+                if (r != null) {
+                    deliver(r, value, promised);
+                    Object ended = promised != null ? readersAtTheEnd() : null; // the last promise after a close
                     unlock();
                     locked = false;
-                    f.wakeFromChannel();
+                    r.wakeFromChannel();
+                    wakeWith(ended, CLOSED_END);
                     return;
                 }
                 if (buffer != null && buffer.hasSpace()) {
                     buffer.put(value);
+                    Selection.Registration reading = in.pollOpenRegistration();
                     unlock();
                     locked = false;
-                    wakeClaimed(r); // an alternative waiting to read finds the value in the buffer
+                    wake(reading); // a select waiting to read finds the value in the buffer
                     return;
+                }
+                if (buffer == null) {
+                    takePromise(in); // a reader's promise, or a select claimed as one: it comes for this value
                 }
                 if ((state & SHARED_WRITERS) == 0 && hasFiberOtherThan(me)) {
                     unlock();
@@ -647,7 +832,6 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
                 }
                 me.transfer = value;
                 add(me);
-                wakeClaimed(r); // a claimed alternative will read this value
                 locked = waitLocked(me);
             } catch (Throwable t) {
                 if (locked) {
@@ -672,39 +856,39 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
             }
             StackReserve.forOperation();
             lock();
-            Object r;
+            Selection.Registration r;
             try {
                 use(null);
                 if ((state & (POISONED | CLOSED)) != 0) {
                     unlock();
                     return false;
                 }
-                r = takeParty(in);
-                if (r instanceof Fiber) {
-                    Fiber f = (Fiber) r;
-                    f.transfer = value;
+                Fiber f = in.pollFiber();
+                if (f != null) {
+                    deliver(f, value, null);
                     unlock();
                     f.wakeFromChannel();
                     return true;
                 }
-                if (!buffer.hasSpace()) { // then no reader waits (r is null): a waiting reader means an empty buffer
+                if (!buffer.hasSpace()) {
                     unlock();
                     return false;
                 }
                 buffer.put(value);
+                r = in.pollOpenRegistration();
                 unlock();
             } catch (Throwable t) {
                 state &= ~LOCKED; // unlock() is the last call on each path: a failure left the lock held
                 throw t;
             }
-            wakeClaimed(r);
+            wake(r); // a select waiting to read finds the value in the buffer
             return true;
         }
 
         @Override
         public boolean ready(Selection.Registration me, List<Fiber> wake) {
             return (state & (POISONED | CLOSED)) != 0 || (buffer != null && buffer.hasSpace())
-                    || claimPartner(in, me.selection, wake);
+                    || findPartner(in, me.selection, wake);
         }
 
         @Override
@@ -714,7 +898,9 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
 
         @Override
         public void unregister(Selection.Registration me) {
-            remove(me);
+            if (me.promisedAt == null) {
+                remove(me); // a promise stays for its process's write (invariant 6)
+            }
         }
 
         @Override

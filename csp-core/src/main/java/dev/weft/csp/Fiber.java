@@ -846,6 +846,7 @@ public final class Fiber extends Continuation {
                 wakeJoiner(waiting);
             }
             blocker = null;
+            Object promise = transfer;
             transfer = null;
             WorkerPool pool = pool();
             pool.ended(this);
@@ -856,6 +857,9 @@ public final class Fiber extends Continuation {
                     group.unjoinedFailure(t);
                 }
                 pool.uncaught(this, t);
+            }
+            if (promise instanceof Selection.Registration) { // a select's promise its process never kept
+                ChannelImpl.breakPromise((Selection.Registration) promise);
             }
         } finally {
             RunGroup group = group();

@@ -93,6 +93,14 @@ final class Selection implements Waitable {
         final int index;
         /** The next waiter in the channel queue this registration is in ({@link WaitQueue}). */
         Object nextWaiter;
+        /**
+         * The channel end where a partner claimed this registration by checking its guard (another select's
+         * check, or an operation that then waits for this one): from then on it is a <em>promise</em>, the
+         * select's process committed to do this end's operation, and it stays in that end's queue (or with the
+         * reader that waits for it) until the process comes. Null while it is not a promise. Under the
+         * channel's lock; see {@code ChannelImpl}'s invariants.
+         */
+        ChannelImpl.End promisedAt;
 
         Registration(Selection selection, int index) {
             this.selection = selection;
