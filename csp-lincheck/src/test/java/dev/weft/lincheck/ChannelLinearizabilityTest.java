@@ -17,13 +17,15 @@ import org.junit.jupiter.params.provider.MethodSource;
  *
  * <p>The counts keep the whole class at about two minutes on two cores (a model-checking run of Weft's
  * operations costs tens of milliseconds); for a longer search, raise them:
- * {@code -Dweft.lincheck.scenarios=N -Dweft.lincheck.stressInvocations=N -Dweft.lincheck.modelInvocations=N}.
+ * {@code -Dweft.lincheck.stressScenarios=N -Dweft.lincheck.stressInvocations=N -Dweft.lincheck.modelScenarios=N
+ * -Dweft.lincheck.modelInvocations=N}.
  * Lincheck draws its scenarios from a fixed seed, so a run is repeatable.
  */
 class ChannelLinearizabilityTest {
-    private static final int SCENARIOS = Integer.getInteger("weft.lincheck.scenarios", 5);
+    private static final int STRESS_SCENARIOS = Integer.getInteger("weft.lincheck.stressScenarios", 5);
     private static final int STRESS_INVOCATIONS = Integer.getInteger("weft.lincheck.stressInvocations", 300);
-    private static final int MODEL_INVOCATIONS = Integer.getInteger("weft.lincheck.modelInvocations", 40);
+    private static final int MODEL_SCENARIOS = Integer.getInteger("weft.lincheck.modelScenarios", 3);
+    private static final int MODEL_INVOCATIONS = Integer.getInteger("weft.lincheck.modelInvocations", 30);
     /**
      * Lincheck's limit on one run of a scenario, after which it reports a hang. Its default (30 s, of wall time)
      * is too short on a loaded machine for the first model-checking run, in which Lincheck instruments every
@@ -39,19 +41,22 @@ class ChannelLinearizabilityTest {
     @MethodSource("channels")
     @Timeout(300)
     void stress(Class<? extends ChannelOperations> channel) {
-        configure(new StressOptions(), channel).invocationsPerIteration(STRESS_INVOCATIONS).check(channel);
+        configure(new StressOptions(), channel).iterations(STRESS_SCENARIOS)
+                .invocationsPerIteration(STRESS_INVOCATIONS)
+                .check(channel);
     }
 
     @ParameterizedTest
     @MethodSource("channels")
     @Timeout(300)
     void modelChecking(Class<? extends ChannelOperations> channel) {
-        configure(new ModelCheckingOptions(), channel).invocationsPerIteration(MODEL_INVOCATIONS).check(channel);
+        configure(new ModelCheckingOptions(), channel).iterations(MODEL_SCENARIOS)
+                .invocationsPerIteration(MODEL_INVOCATIONS)
+                .check(channel);
     }
 
     private static <O extends Options<O, ?>> O configure(O options, Class<? extends ChannelOperations> channel) {
-        return options.iterations(SCENARIOS)
-                .threads(4)
+        return options.threads(4)
                 .actorsPerThread(3)
                 .actorsBefore(2) // the writes that fill the buffer first, up to its capacity
                 .executionGenerator(BalancedScenarios.class)
