@@ -127,7 +127,8 @@ final class Sockets {
         }
     }
 
-    private static int pausedIn(Scheduler s, String site) {
+    /** How many fibers of {@code s} are paused at {@code site} now. */
+    static int pausedIn(Scheduler s, String site) {
         String dump;
         try {
             dump = s.dumpFibers();

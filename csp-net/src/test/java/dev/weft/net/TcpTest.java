@@ -3,6 +3,8 @@ package dev.weft.net;
 import static dev.weft.net.Sockets.anyPort;
 import static dev.weft.net.Sockets.io;
 import static dev.weft.net.Sockets.awaitPausedIn;
+import static dev.weft.net.Sockets.awaitTrue;
+import static dev.weft.net.Sockets.pausedIn;
 import static dev.weft.net.Sockets.readAll;
 import static dev.weft.net.Sockets.readExactly;
 import static dev.weft.net.Sockets.send;
@@ -29,6 +31,7 @@ import java.io.UncheckedIOException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.charset.StandardCharsets;
@@ -320,8 +323,11 @@ class TcpTest {
     @Timeout(60)
     void aCancelledWriteClosesAfterExactlyWhatItSent() throws Exception {
         try (Scheduler s = Scheduler.create(2); TcpServer server = TcpServer.bind(anyPort());
-                Socket peer = new Socket(server.address().getAddress(), server.address().getPort())) {
+                Socket peer = new Socket()) {
+            // Small from the start: a window shrunk after the handshake leaves the kernel's sender probing a
+            // zero window with exponential back-off, so draining can stall for a minute.
             peer.setReceiveBufferSize(4096);
+            peer.connect(server.address());
             TcpConnection served = server.accept();
             ByteBuffer big = ByteBuffer.allocate(16 << 20);
             AtomicReference<Throwable> outcome = new AtomicReference<>();
@@ -332,21 +338,33 @@ class TcpTest {
                     outcome.set(e);
                 }
             }));
-            awaitPausedIn(s, "dev.weft.net.TcpConnection.write", 1); // the peer does not read: the writer waits
+            // The peer does not read: the writer waits. Each step below is bounded, so a failure names its step.
+            awaitTrue("the writer pauses in write", () -> writer.isDone() || pausedIn(s, WRITE_SITE) >= 1);
+            if (writer.isDone()) {
+                writer.join(); // rethrows the writer's failure
+                throw new AssertionError("the writer ended without pausing, at " + big.position() + " bytes");
+            }
             writer.cancel();
-            writer.join();
+            assertTrue(writer.join(Duration.ofSeconds(20)), () -> "the cancelled writer goes on:\n" + s.dumpFibers());
             assertInstanceOf(CancelledException.class, outcome.get());
             assertTrue(big.position() > 0 && big.position() < big.capacity(), String.valueOf(big.position()));
             assertThrows(ClosedChannelException.class, () -> served.read(ByteBuffer.allocate(1)));
+            peer.setSoTimeout(20_000); // a missing end of stream fails here, with what did arrive
             assertEquals(big.position(), drain(peer.getInputStream()));
         }
     }
 
+    private static final String WRITE_SITE = "dev.weft.net.TcpConnection.write";
+
     private static long drain(InputStream in) throws IOException {
         byte[] buf = new byte[64 * 1024];
         long n = 0;
-        for (int r; (r = in.read(buf)) >= 0; ) {
-            n += r;
+        try {
+            for (int r; (r = in.read(buf)) >= 0; ) {
+                n += r;
+            }
+        } catch (SocketTimeoutException e) {
+            throw new AssertionError("no end of stream after " + n + " bytes", e);
         }
         return n;
     }
