@@ -21,8 +21,9 @@ import java.util.concurrent.locks.LockSupport;
  * ran, and as a JFR event ({@link RuntimeEvents.StuckCarrier}), if it is user blocking:
  * <ul>
  *   <li>the carrier waits in the JVM (sleeps, waits for a lock or a monitor): blocked;
- *   <li>it is runnable but has used under half of the time on a processor, in a native method (a socket's
- *       read, a file's): blocking I/O. Runnable in Java code without using the processor, it is only
+ *   <li>it is runnable but has used under half of the time on a processor, in a native method that can block
+ *       (a socket's read, a file's, a library's native code; not the JDK's memory and array natives): blocking
+ *       I/O. Runnable in Java code without using the processor, it is only
  *       descheduled (the machine is loaded), which is nobody's fault;
  *   <li>it has used ten times the threshold of processor time in that slice: a long computation.
  * </ul>
@@ -176,10 +177,10 @@ final class CarrierWatchdog {
     /**
      * Whether {@code stack} shows user code blocking: the innermost frame outside the JDK is not Weft's own, no
      * class is being loaded, and, unless the carrier waits or computes ({@code sure}), the innermost frame is
-     * a native method (blocking I/O rather than a descheduled thread).
+     * a native method that can block (blocking I/O rather than a descheduled thread).
      */
     static boolean blocksForTheUser(StackTraceElement[] stack, boolean sure) {
-        if (stack.length == 0 || !(sure || stack[0].isNativeMethod())) {
+        if (stack.length == 0 || !(sure || mayBlock(stack[0]))) {
             return false;
         }
         for (StackTraceElement e : stack) {
@@ -192,6 +193,20 @@ final class CarrierWatchdog {
             }
         }
         return false;
+    }
+
+    /**
+     * Whether a native frame can wait for the world: the JDK's I/O and processes, or a library's own native code.
+     * The JDK's other natives compute (a buffer zeroed by {@code Unsafe.setMemory}, an array copied): a carrier
+     * seen there off the processor is descheduled, not blocked.
+     */
+    private static boolean mayBlock(StackTraceElement top) {
+        if (!top.isNativeMethod()) {
+            return false;
+        }
+        String c = top.getClassName();
+        return !isJdk(c) || c.startsWith("sun.nio.") || c.startsWith("java.io.") || c.startsWith("java.net.")
+                || c.startsWith("sun.net.") || c.startsWith("java.lang.Process");
     }
 
     private static boolean isJdk(String className) {

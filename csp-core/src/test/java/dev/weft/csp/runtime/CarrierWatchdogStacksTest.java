@@ -33,6 +33,21 @@ class CarrierWatchdogStacksTest {
     }
 
     @Test
+    void theJdksMemoryNativesOffTheProcessorAreADescheduledCarrier() {
+        // a library zeroing a fresh direct buffer, seen while the loaded machine runs something else
+        assertFalse(CarrierWatchdog.blocksForTheUser(stack(frame("jdk.internal.misc.Unsafe", "setMemory0", true),
+                frame("io.netty.buffer.UnpooledDirectByteBuf", "allocateDirectBuffer", false), USER, CARRIER), false));
+        assertFalse(CarrierWatchdog.blocksForTheUser(stack(frame("java.lang.System", "arraycopy", true), USER,
+                CARRIER), false));
+    }
+
+    @Test
+    void aLibrarysOwnNativeCodeOffTheProcessorMayBlock() {
+        assertTrue(CarrierWatchdog.blocksForTheUser(stack(frame("com.acme.jni.Device", "read0", true), USER,
+                CARRIER), false));
+    }
+
+    @Test
     void javaCodeOffTheProcessorIsADescheduledCarrier() {
         assertFalse(CarrierWatchdog.blocksForTheUser(stack(frame("java.util.HashMap", "put", false), USER, CARRIER),
                 false));
