@@ -124,9 +124,9 @@ public final class StackOverflowDrill {
                 failures.add(e);
             }
         });
-        deep.join(TimeUnit.SECONDS.toMillis(10));
+        deep.join(TimeUnit.SECONDS.toMillis(60)); // long: a loaded machine gives the trial little time
         if (partnerThread != null) {
-            partnerThread.join(TimeUnit.SECONDS.toMillis(10));
+            partnerThread.join(TimeUnit.SECONDS.toMillis(60));
         }
         if (deep.isAlive() || (partnerThread != null && partnerThread.isAlive())) {
             return "hung after " + overflowsInOps + " overflows: deep " + deep.getState()
