@@ -25,9 +25,26 @@ final class FiberDump {
         }
     }
 
-    /** Writes one fiber's entry: its name, state, what it waits on, and its woven stack. */
+    /** How many times a fiber that moves while its stack is read is read again before it is shown as running. */
+    private static final int READS = 3;
+
+    /**
+     * Writes one fiber's entry: its name, state, what it waits on, and its woven stack. A fiber that resumes
+     * or pauses while its saved frames are read (they are overwritten then) is read again, and after
+     * {@value #READS} tries shown as running, without frames.
+     */
     static void write(Fiber f, PrintStream out) {
         String state = f.stateName();
+        String[] sites = f.pauseSites();
+        for (int read = 1; !state.equals(f.stateName()); read++) {
+            if (read == READS) {
+                state = "running";
+                sites = new String[0];
+                break;
+            }
+            state = f.stateName();
+            sites = f.pauseSites();
+        }
         Object blocker = f.blocker();
         StringBuilder head = new StringBuilder().append('"').append(f).append("\" ").append(state);
         if (state.equals("parked")) {
@@ -46,7 +63,7 @@ final class FiberDump {
                 out.println("\tat " + e);
             }
         } else {
-            for (String site : f.pauseSites()) {
+            for (String site : sites) {
                 out.println("\tat " + site);
             }
         }

@@ -12,7 +12,11 @@ import java.io.StringWriter;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Pattern;
 import java.util.concurrent.atomic.AtomicReference;
 import javax.management.ObjectName;
 import org.junit.jupiter.api.Test;
@@ -156,5 +160,51 @@ class FiberDumpTest {
     static void failsAfterAPause() {
         Timer.sleep(java.time.Duration.ofMillis(1));
         throw new IllegalStateException("boom");
+    }
+
+    /**
+     * Dumps taken over and over while fibers resume and pause at ever other depths (a slot of their saved
+     * frames is a pause site one moment and a saved reference the next): no dump throws, and every frame it
+     * shows is a pause site.
+     */
+    @Test
+    @Timeout(120)
+    void aDumpOfFibersThatMoveWhileItIsReadNeverThrows() {
+        try (Scheduler s = Scheduler.create(2)) {
+            AtomicBoolean stop = new AtomicBoolean();
+            List<Fiber> movers = new ArrayList<>();
+            for (int f = 0; f < 8; f++) {
+                movers.add(Weft.spawn(s, () -> {
+                    for (int i = 0; !stop.get(); i++) {
+                        descend(1 + i % 7, "frame");
+                    }
+                }));
+            }
+            Pattern frame = Pattern.compile("\\tat \\S+\\(.*\\)");
+            try {
+                for (int dump = 0; dump < 5_000; dump++) {
+                    for (String line : s.dumpFibers().split("\n")) {
+                        if (line.startsWith("\tat ") && !line.contains("java.") && !line.contains("jdk.")) {
+                            assertTrue(frame.matcher(line).matches(), line);
+                        }
+                    }
+                }
+            } finally {
+                stop.set(true);
+            }
+            movers.forEach(Fiber::join);
+        }
+    }
+
+    /** Pauses {@code depth} frames down, each frame saving a reference of another type than its neighbour's. */
+    @Pausable
+    static int descend(int depth, String label) {
+        if (depth == 0) {
+            Fiber.yield();
+            return label.length();
+        }
+        Object held = depth % 2 == 0 ? label : Integer.valueOf(depth);
+        int below = descend(depth - 1, label);
+        return below + held.hashCode() % 2;
     }
 }

@@ -1,5 +1,8 @@
 package dev.weft.net;
 
+import dev.weft.net.poll.CarrierLoop;
+import dev.weft.net.poll.CarrierLoops;
+import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.ServerChannel;
@@ -12,34 +15,78 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Where the sockets of {@link TcpServer} and {@link TcpConnection} live: the one place that knows which Netty
- * event loops run them. Today one shared loop thread (a daemon, started with the first socket) polls every
- * socket and wakes the fibers waiting on them through {@link dev.weft.csp.Readiness}, from its own thread; once
- * the carriers poll for I/O themselves, a socket lives on its carrier's loop instead and a wake-up there needs
- * no hand-off. Nothing else in the socket classes changes then.
+ * event loops run them. A socket opened (dialled, accepted, bound) by a fiber lives on the loop of that fiber's
+ * carrier ({@link CarrierLoops}): the carrier polls it, so bytes are read and their reader resumed on one
+ * thread, and the carrier's own fibers write to it inline. A socket opened by a plain thread lives on one
+ * shared daemon loop thread ({@code weft-sockets}, started with the first such socket), which wakes fibers
+ * through {@link dev.weft.csp.Readiness} from its own thread.
  */
 final class SocketLoops {
     private static final boolean EPOLL = Epoll.isAvailable();
+    /** How long a blocking call waits for its socket's loop to register or bind it before it gives up. */
+    static final long SETUP_NANOS = TimeUnit.SECONDS.toNanos(30);
 
     private SocketLoops() {
     }
 
-    /** The loops sockets are registered with; started once, on first use. */
-    static EventLoopGroup group() {
-        return Shared.GROUP;
+    /** The loop for a socket opened by the calling thread: its carrier's own, or the shared loop. */
+    static EventLoop here() {
+        CarrierLoops carriers = CarrierLoops.ofCurrentCarrier();
+        return carriers != null ? carriers.next() : Shared.GROUP.next();
+    }
+
+    /**
+     * Takes {@code loop} for the calling thread if that is the loop's carrier between two polls, so that the
+     * channel operations that follow run now, inline (see {@link CarrierLoop#enter}): true if taken, and then
+     * {@link #exit} must follow. Otherwise they are queued on the loop as usual.
+     */
+    static boolean enter(EventLoop loop) {
+        return loop instanceof CarrierLoop carrierLoop && carrierLoop.enter();
+    }
+
+    /** Leaves the loop that {@link #enter} took. */
+    static void exit(EventLoop loop) {
+        ((CarrierLoop) loop).exit();
+    }
+
+    /** Runs {@code operations} on a channel of {@code loop} inline if {@link #enter} may, else as usual (queued). */
+    static void inline(EventLoop loop, Runnable operations) {
+        boolean entered = enter(loop);
+        try {
+            operations.run();
+        } finally {
+            if (entered) {
+                exit(loop);
+            }
+        }
+    }
+
+    /**
+     * Blocks until {@code f} is done (a registration, a bind), for at most {@link #SETUP_NANOS}: true if done.
+     * On a carrier it drives the carrier's loop meanwhile, since that loop may be the one {@code f} waits for.
+     */
+    static boolean await(Future<?> f) {
+        CarrierLoop here = CarrierLoops.here();
+        if (here != null) {
+            return here.driveUntil(f::isDone, SETUP_NANOS);
+        }
+        return f.awaitUninterruptibly(SETUP_NANOS, TimeUnit.NANOSECONDS);
     }
 
     static Class<? extends SocketChannel> socketChannel() {
         return EPOLL ? EpollSocketChannel.class : NioSocketChannel.class;
     }
 
-    static Class<? extends ServerChannel> serverChannel() {
-        return EPOLL ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+    static ServerChannel newServerChannel() {
+        return EPOLL ? new EpollServerSocketChannel() : new NioServerSocketChannel();
     }
 
-    /** Lazily started: a program that uses no socket starts no thread. */
+    /** Lazily started: a program whose sockets are all opened by fibers starts no thread. */
     private static final class Shared {
         static final EventLoopGroup GROUP = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("weft-sockets", true),
                 EPOLL ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());

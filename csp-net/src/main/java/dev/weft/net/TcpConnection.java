@@ -14,6 +14,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOutboundBuffer;
+import io.netty.channel.EventLoop;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
@@ -62,14 +63,46 @@ public final class TcpConnection implements AutoCloseable {
     private boolean outputShut;
     private boolean closed;
     private IOException failure;
+    private EventLoop loop; // null until an accepted connection is first used (see loop())
 
-    /** Wraps an active, registered {@code channel} whose reading is left to its readers (auto-read off). */
+    /**
+     * Wraps an active {@code channel} whose reading is left to its readers (auto-read off): registered (dialled),
+     * or registered on its first use (accepted, see {@link #loop()}).
+     */
     TcpConnection(Channel channel, TcpServer server) {
         this.channel = channel;
         this.server = server;
         this.local = (InetSocketAddress) channel.localAddress();
         this.remote = (InetSocketAddress) channel.remoteAddress();
+        this.loop = server == null ? channel.eventLoop() : null;
         channel.pipeline().addLast(events);
+    }
+
+    /**
+     * The loop this connection lives on. An accepted connection is registered with the loop of the thread that
+     * uses it first (see {@link SocketLoops#here}): its serving fiber's carrier, wherever that fiber was stolen
+     * to, so that a server's connections spread over the carriers as its fibers do. What is asked of the
+     * channel afterwards is queued behind its registration; a registration that fails (the loop's scheduler has
+     * stopped) fails the connection.
+     */
+    private EventLoop loop() {
+        synchronized (events) {
+            if (loop == null) {
+                loop = SocketLoops.here();
+                loop.register(channel).addListener(f -> {
+                    if (!f.isSuccess()) {
+                        synchronized (events) {
+                            failure = new IOException("the connection " + this + " cannot be served: " + f.cause(),
+                                    f.cause());
+                            ended = true;
+                        }
+                        readable.signal();
+                        writable.signal();
+                    }
+                });
+            }
+            return loop;
+        }
     }
 
     /** A dialled connection is made as its channel registers (before any event), and connects afterwards. */
@@ -98,7 +131,7 @@ public final class TcpConnection implements AutoCloseable {
     public static TcpConnection connect(InetSocketAddress at) throws IOException {
         Objects.requireNonNull(at, "address is null");
         Dial dial = new Dial();
-        ChannelFuture connected = new Bootstrap().group(SocketLoops.group()).channel(SocketLoops.socketChannel())
+        ChannelFuture connected = new Bootstrap().group(SocketLoops.here()).channel(SocketLoops.socketChannel())
                 .handler(dial).connect(at);
         Readiness done = new Readiness(connected::isDone, "connect to " + at);
         connected.addListener(f -> done.signal());
@@ -194,7 +227,7 @@ public final class TcpConnection implements AutoCloseable {
             }
             readRequested = true;
         }
-        channel.eventLoop().execute(askForBytes);
+        loop().execute(askForBytes);
         return false;
     }
 
@@ -245,7 +278,15 @@ public final class TcpConnection implements AutoCloseable {
                 src.limit(src.position() + n);
                 piece.writeBytes(src);
                 src.limit(limit);
-                channel.writeAndFlush(piece, channel.voidPromise());
+                EventLoop loop = loop();
+                boolean inline = SocketLoops.enter(loop); // on the socket's carrier: to the socket now
+                try {
+                    channel.writeAndFlush(piece, channel.voidPromise());
+                } finally {
+                    if (inline) {
+                        SocketLoops.exit(loop);
+                    }
+                }
                 continue;
             }
             try {
@@ -286,7 +327,8 @@ public final class TcpConnection implements AutoCloseable {
             outputShut = true;
         }
         writable.signal();
-        channel.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(f -> ((DuplexChannel) channel).shutdownOutput());
+        SocketLoops.inline(loop(), () -> channel.writeAndFlush(Unpooled.EMPTY_BUFFER)
+                .addListener(f -> ((DuplexChannel) channel).shutdownOutput()));
     }
 
     /** The address of this end. */
@@ -322,6 +364,11 @@ public final class TcpConnection implements AutoCloseable {
         if (server != null) {
             server.forget(this);
         }
+        SocketLoops.inline(loop(), this::closeAfterWrites);
+    }
+
+    /** Closes the channel once what was written before is sent, or after {@value #CLOSE_FLUSH_SECONDS} s. */
+    private void closeAfterWrites() {
         if (!channel.isActive()) {
             channel.close();
             return;

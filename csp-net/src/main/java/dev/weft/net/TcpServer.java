@@ -4,13 +4,13 @@ import dev.weft.csp.CancelledException;
 import dev.weft.csp.Guard;
 import dev.weft.csp.Pausable;
 import dev.weft.csp.Readiness;
-import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoop;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.ServerChannel;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
@@ -55,22 +55,23 @@ public final class TcpServer implements AutoCloseable {
     public static TcpServer bind(InetSocketAddress at) throws IOException {
         Objects.requireNonNull(at, "address is null");
         TcpServer server = new TcpServer();
-        ChannelFuture bound = new ServerBootstrap().group(SocketLoops.group()).channel(SocketLoops.serverChannel())
-                .option(ChannelOption.SO_REUSEADDR, true)
-                .option(ChannelOption.AUTO_READ, false) // a connection is taken when someone accepts
-                .handler(server.arrivals)
-                .childHandler(server.new Arrival())
-                .bind(at).awaitUninterruptibly();
-        if (!bound.isSuccess()) {
-            bound.channel().close();
-            Throwable cause = bound.cause();
+        ServerChannel listening = SocketLoops.newServerChannel();
+        listening.config().setOption(ChannelOption.SO_REUSEADDR, true);
+        listening.config().setAutoRead(false); // a connection is taken when someone accepts
+        listening.pipeline().addLast(server.arrivals);
+        EventLoop loop = SocketLoops.here();
+        ChannelFuture[] bound = new ChannelFuture[1];
+        SocketLoops.inline(loop, () -> bound[0] = loop.register(listening).channel().bind(at));
+        if (!SocketLoops.await(bound[0]) || !bound[0].isSuccess()) {
+            listening.close();
+            Throwable cause = bound[0].isDone() ? bound[0].cause() : new IOException("timed out");
             String why = "cannot listen on " + at + ": " + cause.getMessage();
             IOException failed = cause instanceof BindException ? new BindException(why) : new IOException(why);
             failed.initCause(cause);
             throw failed;
         }
-        server.channel = bound.channel();
-        server.address = (InetSocketAddress) bound.channel().localAddress();
+        server.channel = listening;
+        server.address = (InetSocketAddress) listening.localAddress();
         return server;
     }
 
@@ -89,14 +90,15 @@ public final class TcpServer implements AutoCloseable {
     @Pausable
     public TcpConnection accept() throws IOException {
         for (;;) {
+            TcpConnection c;
             synchronized (arrivals) {
                 if (closed) {
                     throw new ClosedChannelException();
                 }
-                TcpConnection c = arrived.poll();
-                if (c != null) {
-                    return c;
-                }
+                c = arrived.poll();
+            }
+            if (c != null) {
+                return c;
             }
             acceptable.await();
         }
@@ -167,14 +169,18 @@ public final class TcpServer implements AutoCloseable {
         return "TcpServer[" + address + "]";
     }
 
-    /** Each accepted socket, as it registers with its loop: a connection waiting for accept. */
-    private final class Arrival extends ChannelInitializer<Channel> {
+    /**
+     * What the listening socket's loop tells the server: each connection it accepted, left unregistered until
+     * it is first used (so that it is served on the loop of its serving fiber's carrier), and the end of a round.
+     */
+    private final class Arrivals extends ChannelInboundHandlerAdapter {
         @Override
-        protected void initChannel(Channel ch) {
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            Channel ch = (Channel) msg;
             TcpConnection.configure(ch);
             TcpConnection c = new TcpConnection(ch, TcpServer.this);
             boolean taken;
-            synchronized (arrivals) {
+            synchronized (this) {
                 taken = !closed;
                 if (taken) {
                     arrived.add(c);
@@ -188,10 +194,7 @@ public final class TcpServer implements AutoCloseable {
                 c.close();
             }
         }
-    }
 
-    /** What the listening socket's loop tells the server: a round of accepting is over. */
-    private final class Arrivals extends ChannelInboundHandlerAdapter {
         @Override
         public void channelReadComplete(ChannelHandlerContext ctx) {
             synchronized (this) {

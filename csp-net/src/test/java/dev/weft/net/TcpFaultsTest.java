@@ -18,6 +18,7 @@ import dev.weft.csp.Weft;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.util.ArrayList;
@@ -202,6 +203,44 @@ class TcpFaultsTest {
             assertEquals(total, got);
             long bound = TcpConnection.WATER_MARKS.high() + (64 << 10) + 4096; // one piece past the mark, and overhead
             assertTrue(mostQueued.get() <= bound, "queued " + mostQueued.get() + " bytes, bound " + bound);
+        }
+    }
+
+    /**
+     * A writer that waits for a full socket resumes every time, on two carriers: a write queued by a fiber stolen
+     * to the other carrier, run by the socket's carrier just before it waits in epoll, wakes the writer onto
+     * that carrier's own queue, which must keep the carrier from waiting (the writer was left runnable while
+     * both carriers slept). The peer reads with a bound, so a lost writer fails here with a fiber dump.
+     */
+    @Test
+    @Timeout(300)
+    void aWriterWaitingForAFullSocketAlwaysResumes() throws Exception {
+        long total = 8L << 20;
+        for (int round = 0; round < 20; round++) {
+            try (Scheduler s = Scheduler.create(2); TcpServer server = TcpServer.bind(anyPort());
+                    Socket reader = new Socket(server.address().getAddress(), server.address().getPort())) {
+                reader.setSoTimeout(30_000);
+                Fiber writer = Weft.spawn(s, io(() -> {
+                    try (TcpConnection c = server.accept()) {
+                        for (long sent = 0; sent < total; sent += 1 << 20) {
+                            c.write(ByteBuffer.allocate(1 << 20));
+                        }
+                    }
+                }));
+                awaitPausedIn(s, "dev.weft.net.TcpConnection.write", 1);
+                byte[] small = new byte[1024];
+                long got = 0;
+                try {
+                    for (int r; (r = reader.getInputStream().read(small)) >= 0; ) {
+                        got += r;
+                    }
+                } catch (SocketTimeoutException e) {
+                    throw new AssertionError("round " + round + ": the writer stopped after " + got + " bytes\n"
+                            + s.dumpFibers(), e);
+                }
+                writer.join();
+                assertEquals(total, got);
+            }
         }
     }
 }

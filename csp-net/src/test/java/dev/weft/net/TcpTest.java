@@ -233,6 +233,31 @@ class TcpTest {
         }
     }
 
+    /**
+     * A half-close between fibers, on one and two carriers (their sockets on the carriers' loops): the peer's end
+     * of the stream comes after what it wrote, and the other direction goes on.
+     */
+    @Test
+    @Timeout(60)
+    void fibersHalfCloseAndTheOtherDirectionGoesOn() {
+        Sockets.onOneAndTwoWorkers(10, s -> Weft.run(s, io(() -> {
+            try (TcpServer server = TcpServer.bind(anyPort())) {
+                Fiber answering = Weft.spawn(io(() -> {
+                    try (TcpConnection served = server.accept()) {
+                        String question = readAll(served);
+                        send(served, "answer to " + question);
+                    }
+                }));
+                try (TcpConnection client = TcpConnection.connect(server.address())) {
+                    send(client, "question");
+                    client.shutdownOutput();
+                    assertEquals("answer to question", readAll(client));
+                }
+                answering.join();
+            }
+        })));
+    }
+
     /** Close wakes a waiting read and a waiting accept, of fibers and of threads. */
     @Test
     @Timeout(30)

@@ -155,13 +155,16 @@ public abstract class Continuation {
 
     /**
      * The pause sites of the saved frames, innermost first; empty while the fiber runs. Another thread may
-     * call it: the answer is then a best-effort snapshot.
+     * call it: the answer is then a best-effort snapshot, and never an exception. Each slot is read once, since
+     * a fiber that resumes meanwhile overwrites them.
      */
     public final String[] pauseSites() {
         Object[] a = refs;
         ArrayList<String> out = new ArrayList<>();
-        for (int i = Math.min(refTop, a.length) - 1; i >= 0 && a[i] instanceof PauseSite; ) {
-            PauseSite site = (PauseSite) a[i];
+        for (int i = Math.min(refTop, a.length) - 1; i >= 0; ) {
+            if (!(a[i] instanceof PauseSite site)) {
+                break;
+            }
             out.add(site.text);
             i -= 1 + site.refs; // below a frame's site, its references, then the next frame's site
         }

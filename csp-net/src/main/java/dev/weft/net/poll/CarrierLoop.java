@@ -1,6 +1,7 @@
 package dev.weft.net.poll;
 
 import dev.weft.csp.runtime.Poller;
+import dev.weft.csp.runtime.WorkerPool;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelPromise;
@@ -153,6 +154,37 @@ public final class CarrierLoop extends AbstractScheduledEventExecutor implements
         return true;
     }
 
+    /**
+     * Takes this loop for a fiber of its own carrier, between two polls, so that the channel operations the
+     * fiber makes next run inline (a write reaches the socket now, not at the next poll): true if taken, and
+     * then {@link #exit()} must follow on the same thread. What was queued before runs first, to keep its
+     * order. False on any other thread, while a helper holds the loop, or if the carrier already holds it
+     * (its operations are then inline anyway).
+     */
+    public boolean enter() {
+        if (carrier != Thread.currentThread() || closed || !take()) {
+            return false;
+        }
+        initialize();
+        runTasks(TASKS_PER_DRIVE);
+        return true;
+    }
+
+    /** Leaves the loop {@link #enter()} took, after running what the inline operations queued. */
+    public void exit() {
+        try {
+            runTasks(TASKS_PER_DRIVE);
+        } finally {
+            leave();
+        }
+    }
+
+    /** Whether the calling carrier has fibers waiting to run (false on any other thread). */
+    private static boolean hasWorkHere() {
+        WorkerPool pool = WorkerPool.current();
+        return pool != null && pool.hasOtherWorkHere();
+    }
+
     private boolean take() {
         return driver.compareAndSet(null, Thread.currentThread());
     }
@@ -195,9 +227,14 @@ public final class CarrierLoop extends AbstractScheduledEventExecutor implements
             this.mayBlock = mayBlock;
         }
 
+        /**
+         * Whether the poll may wait. Not if the carrier has fibers to run: a task this drive ran before its
+         * poll (a write queued by a fiber on another carrier, say) may have woken a fiber onto this carrier's
+         * own queue, which rings no wake-up, so waiting would leave it runnable while the carrier sleeps.
+         */
         @Override
         public boolean canBlock() {
-            return mayBlock && !wakeRequested && tasks.isEmpty() && !closed;
+            return mayBlock && !wakeRequested && tasks.isEmpty() && !closed && !hasWorkHere();
         }
 
         @Override

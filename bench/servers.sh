@@ -1,0 +1,153 @@
+#!/usr/bin/env bash
+# Request/response servers under wrk on loopback: Weft (a fiber per connection, 1 and 2 carriers), Go's net
+# (a goroutine per connection, GOMAXPROCS 1 and 2), JDK virtual threads with blocking sockets, and raw Netty
+# handlers (2 event loops), all answering small HTTP/1.1 keep-alive requests. Interleaved rounds in one run at
+# 100, 1,000 and 10,000 connections (throughput, p50, p99), then the memory per idle connection and the
+# threads of each server holding 10,000 idle connections. Writes bench/results/servers.md.
+#
+# Usage, from anywhere:  bench/servers.sh   (ROUNDS=3 DURATION=5 WARMUP=10 CONNS="100 1000 10000" by default;
+#                                            10,000 connections run 3 x DURATION)
+# Needs wrk (Debian: apt-get install wrk), go, python3, and a JDK 21+ (the newest under /usr/lib/jvm).
+# MVN_ARGS: extra Maven arguments for the build; SKIP_BUILD=1 uses the benchmarks.jar already built.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROUNDS=${ROUNDS:-3}
+DURATION=${DURATION:-5}
+WARMUP=${WARMUP:-10}
+CONNS=${CONNS:-"100 1000 10000"}
+IDLE=${IDLE:-10000}
+out=bench/results/servers.md
+work=$(mktemp -d)
+mkdir -p bench/results
+
+ulimit -n "$(ulimit -Hn)"   # 10,000 connections: a descriptor each, in the server and in wrk (each its own limit)
+if (( $(ulimit -n) < IDLE + 1000 )); then
+  echo "ulimit -n is $(ulimit -n): too few descriptors for $IDLE connections" >&2; exit 1
+fi
+
+JAVA=${JAVA:-}
+if [[ -z "$JAVA" ]]; then
+  for j in /usr/lib/jvm/*/bin/java; do
+    v=$("$j" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
+    if [[ "${v%%.*}" -ge 21 ]]; then JAVA=$j; fi
+  done
+fi
+[[ -n "$JAVA" ]] || { echo "no JDK 21+ under /usr/lib/jvm for virtual threads" >&2; exit 1; }
+if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
+  mvn -q -B ${MVN_ARGS:-} -pl bench -am package -DskipTests
+fi
+(cd bench/go && go build -o "$work/goload" ./loadserver)
+jar=bench/target/benchmarks.jar
+java_server=("$JAVA" -Xms64m -Xmx1g -cp "$jar" dev.weft.bench.net.LoadServer)
+
+declare -A cmd pid port
+names=(weft-1 weft-2 go-1 go-2 virtual netty)
+cmd[weft-1]="${java_server[*]} weft 1 0"
+cmd[weft-2]="${java_server[*]} weft 2 0"
+cmd[go-1]="env GOMAXPROCS=1 $work/goload 0"
+cmd[go-2]="env GOMAXPROCS=2 $work/goload 0"
+cmd[virtual]="${java_server[*]} virtual 0"
+cmd[netty]="${java_server[*]} netty 2 0"
+
+start() { # name: starts the server, sets pid and port once it listens
+  local log="$work/$1.log"
+  ${cmd[$1]} > "$log" 2>&1 &
+  pid[$1]=$!
+  for _ in $(seq 600); do
+    if grep -q '^READY' "$log"; then port[$1]=$(awk '/^READY/ {print $2}' "$log"); return; fi
+    kill -0 "${pid[$1]}" 2>/dev/null || break
+    sleep 0.1
+  done
+  echo "$1 did not start:" >&2; cat "$log" >&2; exit 1
+}
+stop() { kill "${pid[$1]}" 2>/dev/null || true; wait "${pid[$1]}" 2>/dev/null || true; }
+cleanup() { for n in "${names[@]}"; do [[ -n "${pid[$n]:-}" ]] && stop "$n"; done; rm -rf "$work"; }
+trap cleanup EXIT
+
+load() { # name connections seconds: one wrk run, "req/s p50 p99" (latencies in ms)
+  wrk -t2 -c"$2" -d"$3"s --timeout 10s --latency "http://127.0.0.1:${port[$1]}/" | awk '
+    function ms(v) { if (v ~ /us$/) return v / 1000; if (v ~ /ms$/) return v + 0; if (v ~ /s$/) return v * 1000; return v }
+    /^ +50%/ { p50 = ms($2) } /^ +99%/ { p99 = ms($2) } /^Requests\/sec:/ { rps = $2 }
+    END { printf "%s %s %s\n", rps, p50, p99 }'
+}
+
+echo "load: $(uptime)"
+for n in "${names[@]}"; do start "$n"; load "$n" 100 "$WARMUP" > /dev/null; done   # started; the JITs warmed up
+results="$work/results"
+for ((r = 1; r <= ROUNDS; r++)); do
+  for c in $CONNS; do
+    order=("${names[@]:r % ${#names[@]}}" "${names[@]:0:r % ${#names[@]}}")   # another server first each round
+    for n in "${order[@]}"; do
+      # 10,000 connections take seconds to connect (the backlog overflows and SYNs are sent again): run longer
+      echo "$r $c $n $(load "$n" "$c" $(( c >= 10000 ? 3 * DURATION : DURATION )))" | tee -a "$results"
+    done
+  done
+done
+load_after=$(uptime)
+for n in "${names[@]}"; do stop "$n"; done
+
+# Memory per idle connection and threads: a fresh server, IDLE connections that never send.
+idle_client() { # port: holds IDLE connections open until killed
+  python3 -c '
+import socket, sys, time
+conns = [socket.create_connection(("127.0.0.1", int(sys.argv[1]))) for _ in range(int(sys.argv[2]))]
+print("OPEN", flush=True)
+time.sleep(3600)' "$1" "$IDLE"
+}
+rss_kib() { awk '/^VmRSS:/ {print $2}' "/proc/$1/status"; }
+fds() { ls "/proc/$1/fd" | wc -l; }
+memory="$work/memory"
+for n in "${names[@]}"; do
+  start "$n"
+  p=${pid[$n]}
+  before=$(rss_kib "$p"); fds_before=$(fds "$p")
+  idle_client "${port[$n]}" > "$work/idle.log" 2>&1 & client=$!
+  for _ in $(seq 1200); do (( $(fds "$p") >= fds_before + IDLE )) && break; sleep 0.1; done
+  sleep 2   # the last connections' fibers, goroutines or threads start and reach their read
+  after=$(rss_kib "$p"); threads=$(awk '/^Threads:/ {print $2}' "/proc/$p/status")
+  jthreads=-
+  if [[ "$n" != go-* ]]; then   # threads of Java code (JVM-internal ones left out: GC, compiler, signals)
+    jthreads=$(jcmd "$p" Thread.print 2>/dev/null | grep '^"' | grep ' #' \
+      | grep -Ev '"(Reference Handler|Finalizer|Signal Dispatcher|Service Thread|Monitor Deflation Thread|C[12] CompilerThread[0-9]*|Sweeper thread|Notification Thread|Common-Cleaner|Attach Listener|DestroyJavaVM|Java2D Disposer)"' \
+      | sed 's/^"\([^"]*\)".*/\1/' | tr '\n' ',' | sed 's/,$//')
+  fi
+  echo "$n $(( (after - before) * 1024 / IDLE )) $threads ${jthreads// /_}" | tee -a "$memory"
+  kill "$client"; wait "$client" 2>/dev/null || true
+  stop "$n"
+done
+
+python3 - "$results" "$memory" "$out" "$ROUNDS" "$DURATION" "$load_after" <<'PY'
+import statistics, sys, collections
+results, memory, out, rounds, duration, load = sys.argv[1:7]
+runs = collections.defaultdict(list)
+for line in open(results):
+    r, c, n, rps, p50, p99 = line.split()
+    runs[(int(c), n)].append((float(rps), float(p50), float(p99)))
+names = ["weft-1", "weft-2", "go-1", "go-2", "virtual", "netty"]
+label = {"weft-1": "Weft, 1 carrier", "weft-2": "Weft, 2 carriers", "go-1": "Go net, GOMAXPROCS=1",
+         "go-2": "Go net, GOMAXPROCS=2", "virtual": "JDK virtual threads", "netty": "raw Netty, 2 loops"}
+lines = [f"Loopback, wrk -t2 --latency, {rounds} interleaved rounds of {duration} s per server and concurrency "
+         f"({3 * int(duration)} s at 10,000 connections, which take seconds to connect) "
+         "(medians of the rounds); the machine is shared with other engineers' builds and tests "
+         f"(load at the end: {load.split('load average:')[-1].strip()}), so figures move from run to run: "
+         "read the ratios, from the same run.", ""]
+for c in sorted({c for c, _ in runs}):
+    lines += [f"**{c:,} connections**", "",
+              "| server | req/s | p50 ms | p99 ms | Weft-2 req/s / this | this p99 / Weft-2 p99 |",
+              "|---|---:|---:|---:|---:|---:|"]
+    med = {n: tuple(statistics.median(x[i] for x in runs[(c, n)]) for i in range(3)) for n in names if (c, n) in runs}
+    w = med["weft-2"]
+    for n in names:
+        if n in med:
+            rps, p50, p99 = med[n]
+            lines.append(f"| {label[n]} | {rps:,.0f} | {p50:.2f} | {p99:.2f} | {w[0] / rps:.2f} | {p99 / w[2]:.2f} |")
+    lines.append("")
+lines += ["**10,000 idle connections** (a fresh server; RSS growth per connection, heap and native; threads of the "
+          "process, and of Java code for the JVMs)", "",
+          "| server | bytes per idle connection | OS threads | Java threads |", "|---|---:|---:|---|"]
+for line in open(memory):
+    n, per, threads, jthreads = line.split(" ", 3)
+    lines.append(f"| {label[n]} | {int(per):,} | {threads} | {jthreads.strip().replace('_', ' ')} |")
+open(out, "w").write("\n".join(lines) + "\n")
+print("\n".join(lines))
+PY
