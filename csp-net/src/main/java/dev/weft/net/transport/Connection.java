@@ -3,9 +3,9 @@ package dev.weft.net.transport;
 import dev.weft.net.NodeAddress;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
-import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.handler.codec.CorruptedFrameException;
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.TooLongFrameException;
@@ -210,8 +210,8 @@ final class Connection extends ChannelInboundHandlerAdapter {
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
         if (event instanceof IdleStateEvent idle && state == State.UP) {
-            // Silence is any byte from the peer missing for the timeout (the watch sits below the framing); while we
-            // do not read, our bytes leaving count as well. Both stop within the timeout once the peer is gone.
+            // Silence: not a byte from the peer for the timeout (the watch sits below the framing); while we do not
+            // read, also none of ours leaving. A peer gone stops both.
             if (idle.state() == IdleState.READER_IDLE && (channel.config().isAutoRead() || !outputMoved())) {
                 String time = Links.seconds(links.config.heartbeatTimeout());
                 fail(channel.config().isAutoRead() ? "no heartbeat from " + link.peer() + " for " + time
