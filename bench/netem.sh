@@ -7,7 +7,7 @@
 #   sudo bench/netem.sh                  netns: <scenario> / <program>: completed in ... | failed after ...
 #
 # Needs root, iproute2, iptables and python3 (apt-get install iproute2 iptables python3). Bounded: the whole run is
-# stopped after 30 minutes (about 10 on an idle 2-core machine); a scenario that hangs fails its test after 6.
+# stopped after 30 minutes (15 on a busy 2-core machine, the build included); a scenario that hangs fails its test after 6.
 set -u
 cd "$(dirname "$0")/.." || exit 2
 log=$(mktemp)

@@ -39,7 +39,7 @@ class MisbehavingNetworkTest {
     /** What a loaded 2-core machine may add to the bound: the launcher's teardown, a busy carrier. */
     private static final long SLACK_MS = 3_000;
     private static final boolean ALL = "all".equals(System.getProperty("weft.netns"));
-    private static final String EVERY = "mvn verify runs the partitions only (2 minutes); every scenario (10 minutes):"
+    private static final String EVERY = "mvn verify runs the partitions only (2 minutes); every scenario (13 minutes):"
             + " -Dweft.netns=all, as bench/netem.sh does";
 
     enum Program {
