@@ -5,6 +5,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.handler.codec.CorruptedFrameException;
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.TooLongFrameException;
@@ -42,6 +43,9 @@ final class Connection extends ChannelInboundHandlerAdapter {
     private String why;
     private ScheduledFuture<?> handshakeTimer;
     private ScheduledFuture<?> heartbeat;
+    /** Where our output stood at the last look, while we do not read (see {@link #outputMoved}). */
+    private Object lastWriting;
+    private long lastWritten;
 
     /** A connection to accept ({@code dialling} null), or to dial for {@code dialling}. */
     Connection(Links links, PeerLink dialling) {
@@ -173,10 +177,42 @@ final class Connection extends ChannelInboundHandlerAdapter {
         }
     }
 
+    /**
+     * While this node does not read from the peer (backpressure: the peer takes our bytes more slowly than we send
+     * them), the peer's heartbeats wait unread; our bytes still leaving show it alive then. Marks where our output
+     * stands, to tell at the next silence whether it moved.
+     */
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        if (!channel.isWritable()) {
+            outputMoved();
+        }
+        ctx.fireChannelWritabilityChanged();
+    }
+
+    /**
+     * Whether a byte of ours left for the socket since the last call: the message being written, or how much of it
+     * is written, changed (Netty's own test, as {@code IdleStateHandler}'s {@code observeOutput}).
+     */
+    private boolean outputMoved() {
+        ChannelOutboundBuffer out = channel.unsafe().outboundBuffer();
+        if (out == null) {
+            return false;
+        }
+        Object writing = out.current();
+        long written = out.currentProgress();
+        boolean moved = writing != lastWriting || written != lastWritten;
+        lastWriting = writing;
+        lastWritten = written;
+        return moved;
+    }
+
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
         if (event instanceof IdleStateEvent idle && state == State.UP) {
-            if (idle.state() == IdleState.READER_IDLE) {
+            // Silence: not a byte from the peer for the timeout (the watch sits below the framing); while we do not
+            // read, also none of ours leaving. A peer gone stops both.
+            if (idle.state() == IdleState.READER_IDLE && (channel.config().isAutoRead() || !outputMoved())) {
                 String time = Links.seconds(links.config.heartbeatTimeout());
                 fail(channel.config().isAutoRead() ? "no heartbeat from " + link.peer() + " for " + time
                         : who() + " has not read what this node sent for " + time);

@@ -9,8 +9,8 @@ import io.netty.handler.timeout.IdleStateHandler;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The handlers of a connection, from the socket up: TLS if configured, the 4-byte length prefix, frames,
- * heartbeat timers, backpressure and the {@link Connection} itself.
+ * The handlers of a connection, from the socket up: the watch for silence, TLS if configured, the 4-byte length
+ * prefix, frames, backpressure and the {@link Connection} itself.
  */
 final class Pipeline extends ChannelInitializer<Channel> {
     static final int LENGTH_BYTES = 4;
@@ -31,14 +31,16 @@ final class Pipeline extends ChannelInitializer<Channel> {
     @Override
     protected void initChannel(Channel ch) {
         ChannelPipeline p = ch.pipeline();
+        TransportConfig c = links.config;
+        // First, below TLS and framing: any byte from the peer shows it alive, also the bytes of a frame that takes
+        // longer than the timeout to arrive (16 MiB at 1 Mbit/s: two minutes), behind which its pings wait.
+        p.addLast(new IdleStateHandler(c.heartbeatTimeout().toMillis(), 0, 0, TimeUnit.MILLISECONDS)); // pings: Connection
         if (tls != null) {
             p.addLast(dialled == null ? tls.newHandler(ch.alloc())
                     : tls.newHandler(ch.alloc(), dialled.dialledPeer().host(), dialled.dialledPeer().port()));
         }
-        TransportConfig c = links.config;
         p.addLast(new LengthFieldBasedFrameDecoder(LENGTH_BYTES + c.maxFrameBytes(), 0, LENGTH_BYTES, 0, LENGTH_BYTES),
                 new FrameCodec(),
-                new IdleStateHandler(c.heartbeatTimeout().toMillis(), 0, 0, TimeUnit.MILLISECONDS), // pings: Connection
                 Backpressure.INSTANCE,
                 dialled == null ? new Connection(links, null) : dialled);
     }

@@ -39,6 +39,14 @@ final class RawPeer implements AutoCloseable {
         return new RawPeer(new Socket(to.host(), to.port()));
     }
 
+    /** As {@link #connect(NodeAddress)}, with a receive buffer of {@code bytes}: a peer that can take only so much. */
+    static RawPeer connect(NodeAddress to, int receiveBufferBytes) throws IOException {
+        Socket s = new Socket();
+        s.setReceiveBufferSize(receiveBufferBytes); // before connecting: it sets the window the peer advertises
+        s.connect(new java.net.InetSocketAddress(to.host(), to.port()));
+        return new RawPeer(s);
+    }
+
     /** The next connection a node makes to {@code server}. */
     static RawPeer accept(java.net.ServerSocket server) throws IOException {
         return new RawPeer(server.accept());
