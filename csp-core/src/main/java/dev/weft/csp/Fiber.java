@@ -1,7 +1,7 @@
 package dev.weft.csp;
 
 import dev.weft.csp.runtime.Carrier;
-import dev.weft.csp.runtime.Continuation;
+import dev.weft.csp.runtime.Schedulable;
 import dev.weft.csp.runtime.RunGroup;
 import dev.weft.csp.runtime.RuntimeEvents;
 import dev.weft.csp.runtime.Simulation;
@@ -27,7 +27,7 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Each plain Java thread that calls a pausable method gets a thread-bound fiber of its own: its pauses
  * block that thread instead of unwinding.
  */
-public final class Fiber extends Continuation {
+public final class Fiber extends Schedulable {
     // Scheduling states. A wake-up that arrives while the fiber is still running (it registered with a
     // channel and is unwinding) is remembered by RUNNING_WOKEN, so it is never lost.
     // QUEUED: parked in a channel's wait queue; only the channel wakes it, so that wake-up needs no CAS.
@@ -969,7 +969,7 @@ public final class Fiber extends Continuation {
 
     /** Cancels every live fiber of {@code pool} that belongs to {@code run}. */
     static void cancelAll(WorkerPool pool, RunGroup run) {
-        for (Continuation c : pool.liveSnapshot()) {
+        for (Schedulable c : pool.liveSnapshot()) {
             Fiber f = (Fiber) c;
             if (f.group() == run) {
                 f.cancel();

@@ -43,7 +43,9 @@ import org.objectweb.asm.tree.analysis.AnalyzerException;
  * each pausable method its resumable form and rewrites lambdas of pausable functional interfaces.
  */
 final class ClassWeaver implements Opcodes {
-    static final String WOVEN_MARKER = "Ldev/weft/csp/runtime/Woven;";
+    static final String WOVEN_MARKER = "Ldev/weft/csp/abi/Woven;";
+    /** The marker of ABI versions 1 to 5, before the ABI had a package of its own. */
+    static final String FORMER_WOVEN_MARKER = "Ldev/weft/csp/runtime/Woven;";
     private static final String FIBER = MethodWeaver.FIBER;
     private static final String FIBER_DESC = MethodWeaver.FIBER_DESC;
     private static final String LMF = "java/lang/invoke/LambdaMetafactory";
@@ -93,7 +95,7 @@ final class ClassWeaver implements Opcodes {
         reader.accept(new ClassVisitor(ASM9) {
             @Override
             public AnnotationVisitor visitAnnotation(String desc, boolean visible) {
-                found[0] |= WOVEN_MARKER.equals(desc);
+                found[0] |= WOVEN_MARKER.equals(desc) || FORMER_WOVEN_MARKER.equals(desc);
                 return null;
             }
         }, ClassReader.SKIP_CODE | ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);

@@ -44,9 +44,9 @@ import org.objectweb.asm.tree.analysis.Frame;
 final class MethodWeaver implements Opcodes {
     static final String FIBER = "dev/weft/csp/Fiber";
     static final String FIBER_DESC = "L" + FIBER + ";";
-    private static final String CONT = "dev/weft/csp/runtime/Continuation";
+    private static final String CONT = "dev/weft/csp/abi/Continuation";
     private static final String CONT_DESC = "L" + CONT + ";";
-    private static final String SITE = "dev/weft/csp/runtime/PauseSite";
+    private static final String SITE = "dev/weft/csp/abi/PauseSite";
     private static final String SITE_DESC = "L" + SITE + ";";
     /** Binds the {@code invokedynamic} that gives a pause block its call's constant site. */
     private static final Handle SITE_BOOTSTRAP = new Handle(H_INVOKESTATIC, SITE, "bootstrap",

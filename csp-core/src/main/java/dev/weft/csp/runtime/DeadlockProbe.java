@@ -19,7 +19,7 @@ import java.util.List;
  * This is the one way in plain Java to ask the collector whether objects are unreachable and still have
  * them afterwards. Its members are changed under the pool's probe lock only.
  */
-final class DeadlockProbe extends Continuation {
+final class DeadlockProbe extends Schedulable {
     final WorkerPool pool;
     /** The pool's handle on this probe: cleared by the collector once the ring is unreachable. */
     final WeakReference<DeadlockProbe> handle = new WeakReference<>(this);
@@ -37,7 +37,7 @@ final class DeadlockProbe extends Continuation {
     }
 
     /** Hangs {@code c}, just taken out of its worker's live list, in the ring. */
-    void hang(Continuation c) {
+    void hang(Schedulable c) {
         RuntimeEvents.fiberProbed(c);
         c.livePrev = livePrev;
         c.liveNext = this;
@@ -46,9 +46,9 @@ final class DeadlockProbe extends Continuation {
     }
 
     /** The fibers in the ring, in ring order. */
-    List<Continuation> fibers() {
-        List<Continuation> all = new ArrayList<>();
-        for (Continuation c = liveNext; c != this; c = c.liveNext) {
+    List<Schedulable> fibers() {
+        List<Schedulable> all = new ArrayList<>();
+        for (Schedulable c = liveNext; c != this; c = c.liveNext) {
             all.add(c);
         }
         return all;
@@ -56,12 +56,12 @@ final class DeadlockProbe extends Continuation {
 
     /** Puts every fiber back in the live list of its home worker, and empties the ring. */
     void takeBack() {
-        Continuation c = liveNext;
+        Schedulable c = liveNext;
         liveNext = this;
         livePrev = this;
         out = false;
         while (c != this) {
-            Continuation next = c.liveNext;
+            Schedulable next = c.liveNext;
             c.home.live.reattach(c);
             c = next;
         }

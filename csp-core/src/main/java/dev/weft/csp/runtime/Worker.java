@@ -1,5 +1,7 @@
 package dev.weft.csp.runtime;
 
+import dev.weft.csp.spi.Poller;
+
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
@@ -119,7 +121,7 @@ final class Worker implements Runnable {
     private volatile boolean soundAsleep;
     private Carrier thread;
     /** The fiber this carrier is running right now (plain field: other threads read it only for dumps). */
-    Continuation running;
+    Schedulable running;
 
     /** Set as the carrier stops. */
     volatile boolean stopped;
@@ -156,7 +158,7 @@ final class Worker implements Runnable {
     // ------------------------------------------------------------------ handing work to this worker
 
     /** A fiber made runnable by the fiber running here: it joins the active batch. Carrier only. */
-    void pushLocal(Continuation c) {
+    void pushLocal(Schedulable c) {
         active.add(c);
     }
 
@@ -166,7 +168,7 @@ final class Worker implements Runnable {
      * rotation). If it is alone here, the worker first takes fibers stuck behind a long slice elsewhere, as an
      * idle worker would: the yielding fiber may well be waiting for one of them. Carrier only.
      */
-    void pushYielded(Continuation c) {
+    void pushYielded(Schedulable c) {
         if (!timers.isEmpty()) { // no clock read without timers
             TimerHeap.fire(timers.takeDue(pool.nanoTime(), false));
         }
@@ -218,7 +220,7 @@ final class Worker implements Runnable {
      * soon as thieves make room there: a spawner that outpaces its thieves hands them ever larger batches,
      * without a batch, a window slot and a compare-and-set for each fiber.
      */
-    void pushNew(Continuation c) {
+    void pushNew(Schedulable c) {
         if (!stealing) {
             active.add(c);
             return;
@@ -244,7 +246,7 @@ final class Worker implements Runnable {
      * fibers that another worker goes on spawning does not take that worker's list lock once for each.
      * Carrier only.
      */
-    void endedHere(Continuation c) {
+    void endedHere(Schedulable c) {
         endedAway.push(c); // its link is free: an ended fiber is in no queue
         if (++endedAwayCount >= ENDED_AWAY_LIMIT) {
             removeEndedAway();
@@ -263,11 +265,11 @@ final class Worker implements Runnable {
      * find nothing left) waits until the fibers that the first took are out.
      */
     void leaveHomeLists() {
-        Continuation c;
+        Schedulable c;
         endedAwayLock.lock();
         try {
             c = endedAway.takeAll();
-            for (Continuation next = c; next != null; ) {
+            for (Schedulable next = c; next != null; ) {
                 next = next.home.live.removeRun(next);
             }
         } finally {
@@ -288,7 +290,7 @@ final class Worker implements Runnable {
     }
 
     /** A fiber handed over by another thread. */
-    void pushExternal(Continuation c) {
+    void pushExternal(Schedulable c) {
         inbox.push(c);
         wakeIfParked();
     }
@@ -329,7 +331,7 @@ final class Worker implements Runnable {
         Throwable crash = null;
         try {
             for (;;) {
-                Continuation c = next();
+                Schedulable c = next();
                 if (c == null) {
                     if (!idle()) {
                         return;
@@ -365,14 +367,14 @@ final class Worker implements Runnable {
         }
     }
 
-    private Continuation next() {
+    private Schedulable next() {
         if (--dispatch < 0 || active.isEmpty()) {
             rotate();
         }
         if (simulation != null) {
             return nextSimulated();
         }
-        Continuation c = active.poll();
+        Schedulable c = active.poll();
         if (c != null && active.isEmpty()) {
             shrank = true;
         }
@@ -380,7 +382,7 @@ final class Worker implements Runnable {
     }
 
     /** Any runnable fiber, chosen by the simulation; counts the step against its budget. */
-    private Continuation nextSimulated() {
+    private Schedulable nextSimulated() {
         if (active.isEmpty()) {
             return null;
         }

@@ -1,5 +1,7 @@
 package dev.weft.csp.runtime;
 
+import dev.weft.csp.spi.Poller;
+
 import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -120,7 +122,7 @@ public final class WorkerPool {
      * Queues a fiber made runnable again: on the current worker if it is ours, else on the fiber's home worker
      * (where it was first queued: a fiber keeps no note of where it ran last, which would cost it four bytes).
      */
-    public void submit(Continuation fiber) {
+    public void submit(Schedulable fiber) {
         Worker w = Worker.current();
         if (w != null && w.pool == this) {
             w.pushLocal(fiber);
@@ -131,7 +133,7 @@ public final class WorkerPool {
     }
 
     /** Queues a fiber that yielded, behind the others of its carrier (see {@link Worker#pushYielded}). */
-    public void yielded(Continuation fiber) {
+    public void yielded(Schedulable fiber) {
         Worker w = Worker.current();
         if (w != null && w.pool == this) {
             w.pushYielded(fiber);
@@ -155,7 +157,7 @@ public final class WorkerPool {
     }
 
     /** Queues a new fiber: on the spawner's worker if it is ours, else on a parked worker or the next one. */
-    public void submitNew(Continuation fiber) {
+    public void submitNew(Schedulable fiber) {
         if (broken != null) {
             throw new IllegalStateException("the scheduler " + name + " lost a carrier thread", broken);
         }
@@ -194,7 +196,7 @@ public final class WorkerPool {
      * A fiber ended: it leaves the live list of its home worker (once: it ends once), and keeps its home. One
      * that ended on another of our carriers leaves it a little later (see {@link Worker#endedHere}).
      */
-    public void ended(Continuation fiber) {
+    public void ended(Schedulable fiber) {
         Worker home = fiber.home;
         if (home != null) {
             Worker here = Worker.current();
@@ -306,7 +308,7 @@ public final class WorkerPool {
     }
 
     /** The fiber that the calling carrier thread is running, or null on any other thread. */
-    public static Continuation runningHere() {
+    public static Schedulable runningHere() {
         Worker w = Worker.current();
         return w == null ? null : w.running;
     }
@@ -318,7 +320,7 @@ public final class WorkerPool {
     }
 
     /** The carrier thread running {@code c} now, or null: for dumps (a plain read of each worker's running fiber). */
-    Thread carrierRunning(Continuation c) {
+    Thread carrierRunning(Schedulable c) {
         for (Worker w : workers) {
             if (w.running == c) {
                 return w.thread();
@@ -342,7 +344,7 @@ public final class WorkerPool {
     }
 
     /** Something escaped a fiber's slice (a bug in the runtime or a handler): report it; the carrier goes on. */
-    void carrierFailure(Continuation c, Throwable t) {
+    void carrierFailure(Schedulable c, Throwable t) {
         try {
             LOG.log(System.Logger.Level.ERROR, "Weft carrier " + Thread.currentThread().getName()
                     + ": unexpected failure in " + c, t);
@@ -426,8 +428,8 @@ public final class WorkerPool {
     }
 
     /** Every fiber started on this pool that has not ended (a snapshot), those hanging in a probe included. */
-    public List<Continuation> liveSnapshot() {
-        List<Continuation> out = new ArrayList<>();
+    public List<Schedulable> liveSnapshot() {
+        List<Schedulable> out = new ArrayList<>();
         synchronized (probeLock) {
             for (Worker w : workers) {
                 w.live.snapshot(out);
@@ -535,7 +537,7 @@ public final class WorkerPool {
      * to take the fibers back before it runs one; one that left before it makes the look fail. True if
      * probes went out.
      */
-    public boolean sendProbes(BooleanSupplier stillAtRest, Function<Continuation, RunGroup> runOf,
+    public boolean sendProbes(BooleanSupplier stillAtRest, Function<Schedulable, RunGroup> runOf,
                               Set<RunGroup> runs) {
         synchronized (probeLock) {
             if (!probes.isEmpty()) {
@@ -566,11 +568,11 @@ public final class WorkerPool {
      * The lists hold no fiber that is done: every worker emptied its {@link Worker#endedHere} list as it
      * parked, and ran nothing since (the pool is at rest).
      */
-    private void hangFibersOf(Function<Continuation, RunGroup> runOf, Set<RunGroup> runs) {
+    private void hangFibersOf(Function<Schedulable, RunGroup> runOf, Set<RunGroup> runs) {
         Map<RunGroup, DeadlockProbe> byRun = new HashMap<>();
         for (Worker w : workers) {
-            for (Continuation c = w.live.detachIf(f -> runs.contains(runOf.apply(f))); c != null; ) {
-                Continuation next = c.liveNext;
+            for (Schedulable c = w.live.detachIf(f -> runs.contains(runOf.apply(f))); c != null; ) {
+                Schedulable next = c.liveNext;
                 byRun.computeIfAbsent(runOf.apply(c), r -> new DeadlockProbe(this)).hang(c);
                 c = next;
             }
@@ -630,7 +632,7 @@ public final class WorkerPool {
      * idle pool whose fibers wait on an outside party does not collect again and again.
      */
     void probeRefuted(WeakReference<DeadlockProbe> handle) {
-        List<Continuation> hanging = null;
+        List<Schedulable> hanging = null;
         long nanos = 0;
         synchronized (probeLock) {
             probesRefuted++;
@@ -677,7 +679,7 @@ public final class WorkerPool {
      * (other than by a cancellation). They go back to their lists, and the deadlock check reports their run.
      */
     void probeUnreachable(DeadlockProbe p) {
-        List<Continuation> fibers;
+        List<Schedulable> fibers;
         synchronized (probeLock) {
             if (!p.out) {
                 return; // taken back before the collection that found it unreachable

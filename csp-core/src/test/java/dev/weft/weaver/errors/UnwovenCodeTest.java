@@ -87,8 +87,8 @@ class UnwovenCodeTest {
         CSProcess p = wovenProcess("OldWoven", woven -> {
             woven.visitLdcInsn("snip.OldWoven.run(OldWoven.java:1)");
             woven.visitVarInsn(Opcodes.ALOAD, 1);
-            woven.visitMethodInsn(Opcodes.INVOKESTATIC, "dev/weft/csp/runtime/Continuation", "pushSite",
-                    "(Ljava/lang/String;Ldev/weft/csp/runtime/Continuation;)V", false);
+            woven.visitMethodInsn(Opcodes.INVOKESTATIC, "dev/weft/csp/abi/Continuation", "pushSite",
+                    "(Ljava/lang/String;Ldev/weft/csp/abi/Continuation;)V", false);
         });
         try (Scheduler s = Scheduler.singleThreaded()) {
             Throwable t = assertThrows(IllegalStateException.class, () -> Weft.run(s, p));
@@ -106,7 +106,7 @@ class UnwovenCodeTest {
     @Test
     void pauseSitesOfTheLastRuntimeVersionFailClearly() throws Exception {
         for (boolean indy : new boolean[] {true, false}) {
-            String site = "dev/weft/csp/runtime/PauseSite";
+            String site = "dev/weft/csp/abi/PauseSite";
             CSProcess p = wovenProcess("Abi4", woven -> {
                 if (indy) {
                     woven.visitInvokeDynamicInsn("pauseSite", "()L" + site + ";", new Handle(Opcodes.H_INVOKESTATIC,

@@ -1,6 +1,6 @@
 package dev.weft.net.poll;
 
-import dev.weft.csp.runtime.Poller;
+import dev.weft.csp.spi.Poller;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelPromise;
