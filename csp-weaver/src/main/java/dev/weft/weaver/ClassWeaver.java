@@ -597,7 +597,7 @@ final class ClassWeaver implements Opcodes {
                 if (isPausableCall(call) && isInterfaceAbstract(call)) {
                     InsnList fiber = new InsnList();
                     fiber.add(new LdcInsnNode(calleeName(call)));
-                    fiber.add(new MethodInsnNode(INVOKESTATIC, FIBER, "forThread", "(Ljava/lang/String;)" + FIBER_DESC, false));
+                    fiber.add(new MethodInsnNode(INVOKESTATIC, MethodWeaver.HAND_WOVEN, "forThread", "(Ljava/lang/String;)" + FIBER_DESC, false));
                     m.instructions.insertBefore(call, fiber);
                     call.desc = wovenDesc(call.desc);
                 }
@@ -691,7 +691,7 @@ final class ClassWeaver implements Opcodes {
             b.add(new VarInsnNode(t.getOpcode(ILOAD), slot));
             slot += t.getSize();
         }
-        b.add(new MethodInsnNode(INVOKESTATIC, FIBER, "forThread", "()" + FIBER_DESC, false));
+        b.add(new MethodInsnNode(INVOKESTATIC, MethodWeaver.HAND_WOVEN, "forThread", "()" + FIBER_DESC, false));
         boolean itf = (cls.access & ACC_INTERFACE) != 0;
         int op = isStatic ? INVOKESTATIC : (m.access & ACC_PRIVATE) != 0 ? INVOKESPECIAL : itf ? INVOKEINTERFACE : INVOKEVIRTUAL;
         b.add(new MethodInsnNode(op, cls.name, m.name, wovenDesc(m.desc), itf));
