@@ -42,10 +42,6 @@ final class Worker implements Runnable {
     private static final int MERGE_BELOW = 8;
     /** The most fibers that spawns gather in one private batch while the migration window is full. */
     private static final int SPAWN_BATCH = 32;
-    /** How many starts of one run a slice that spawns several counts at a time (see {@link #countStarted}). */
-    private static final int START_CREDIT = 64;
-    /** The most fibers of other homes that end here before they leave their homes' live lists. */
-    private static final int ENDED_AWAY_LIMIT = 64;
     /** How long an idle worker spins looking for work before it parks. */
     private static final long SPIN_NANOS = 5_000;
     /** A worker whose slice has lasted this long lets idle workers take the fibers queued behind it. */
@@ -84,22 +80,16 @@ final class Worker implements Runnable {
     private final RunQueue active;
     private final BatchList overflow = new BatchList();
     private Batch spare;
-    /** Fibers of other homes that ended here (see {@link #endedHere}), and about how many (owner only). */
-    private final Inbox endedAway = new Inbox();
-    /** Held while fibers taken from {@link #endedAway} leave their lists (see {@link #leaveHomeLists}). */
-    private final RuntimeLock endedAwayLock = new RuntimeLock();
-    private int endedAwayCount;
+    /** Fibers of other homes that ended here (see {@link #endedHere}). */
+    private final EndedAway endedAway = new EndedAway();
     private int dispatch;
     /** Hand-placed preemption checks left before the next look at whether others wait (see countYieldCheck). */
     private int yieldChecks;
     private boolean shrank;
     /** Slices dispatched so far (written by the owner, read by idle workers to see a slice that lasts). */
     private int slices;
-    /** The slice that last counted a new fiber of a run at once (see {@link #countStarted}). */
-    private int countedInSlice = -1;
-    /** The run whose fibers the running slice counts from its credit, and the counts left; the slice's end returns them. */
-    private RunGroup credited;
-    private int credit;
+    /** Counts the fibers that the running slice spawns (see {@link #countStarted}). */
+    private final StartCredit startCredit = new StartCredit();
     /** What this worker, idle, last saw of each other worker: its slice count and when that was first seen. */
     private int[] seenSlices;
     private long[] seenSince;
@@ -179,37 +169,9 @@ final class Worker implements Runnable {
         }
     }
 
-    /**
-     * Counts a fiber of {@code run} spawned by the fiber running here. The first of a slice is counted at once;
-     * a slice that spawns more takes {@value #START_CREDIT} counts at a time and uses them up, and gives back
-     * what is left as it ends ({@link #returnCredit}). The run cannot look finished meanwhile: the spawner,
-     * one of its fibers, runs. Carrier only.
-     */
+    /** Counts a fiber of {@code run} spawned by the fiber running here (see {@link StartCredit}). Carrier only. */
     void countStarted(RunGroup run) {
-        if (credit > 0 && credited == run) {
-            credit--;
-        } else if (countedInSlice != slices) {
-            countedInSlice = slices;
-            run.started();
-        } else {
-            returnCredit();
-            run.reserve(START_CREDIT);
-            credited = run;
-            credit = START_CREDIT - 1;
-        }
-    }
-
-    /** Gives back the counts that the slice took for fibers it did not spawn. */
-    private void returnCredit() {
-        RunGroup run = credited;
-        if (run != null) {
-            int unused = credit;
-            credited = null;
-            credit = 0;
-            if (unused > 0) {
-                run.release(unused);
-            }
-        }
+        startCredit.countStarted(run, slices);
     }
 
     /**
@@ -239,43 +201,23 @@ final class Worker implements Runnable {
         }
     }
 
-    /**
-     * A fiber homed on another worker ended here (it was stolen): it joins the fibers that leave their homes'
-     * live lists together, {@value #ENDED_AWAY_LIMIT} at a time, or fewer as this worker rotates after a full
-     * dispatch budget or parks, or as the {@code Weft.run} of one of them returns, so that a thief running
-     * fibers that another worker goes on spawning does not take that worker's list lock once for each.
-     * Carrier only.
-     */
+    /** A fiber homed on another worker ended here (it was stolen): see {@link EndedAway}. Carrier only. */
     void endedHere(Schedulable c) {
-        endedAway.push(c); // its link is free: an ended fiber is in no queue
-        if (++endedAwayCount >= ENDED_AWAY_LIMIT) {
+        if (endedAway.add(c)) {
             removeEndedAway();
         }
     }
 
     /** Takes the fibers that ended here out of their homes' live lists now. Carrier only. */
     private void removeEndedAway() {
-        endedAwayCount = 0;
-        leaveHomeLists();
+        if (endedAway.leaveHomeListsNow()) {
+            pool.fibersLeft();
+        }
     }
 
-    /**
-     * Takes the fibers of other homes that ended here out of their homes' live lists, one lock per run of
-     * fibers of one home. Any thread: under this worker's lock for it, so that whoever comes second (even to
-     * find nothing left) waits until the fibers that the first took are out.
-     */
+    /** As {@link #removeEndedAway}, from any thread (see {@link EndedAway#leaveHomeLists}). */
     void leaveHomeLists() {
-        Schedulable c;
-        endedAwayLock.lock();
-        try {
-            c = endedAway.takeAll();
-            for (Schedulable next = c; next != null; ) {
-                next = next.home.live.removeRun(next);
-            }
-        } finally {
-            endedAwayLock.unlock();
-        }
-        if (c != null) {
+        if (endedAway.leaveHomeLists()) {
             pool.fibersLeft();
         }
     }
@@ -345,9 +287,7 @@ final class Worker implements Runnable {
                 } catch (Throwable t) {
                     pool.carrierFailure(c, t);
                 }
-                if (credited != null) {
-                    returnCredit();
-                }
+                startCredit.giveBack();
                 running = null;
             }
         } catch (Throwable t) {
@@ -484,7 +424,7 @@ final class Worker implements Runnable {
         } finally {
             pool.idle.decrementAndGet();
             idling = false;
-            pool.leftRest(); // before any fiber runs: the fibers of a deadlock probe go back to their lists
+            pool.probes.leftRest(); // before any fiber runs: the fibers of a deadlock probe go back to their lists
             // So that one of them watches this worker for a slice that gets stuck; with a poller also for work handed
             // over from outside, not yet in the active batch: a slice that lasts must not starve this carrier's sockets.
             if (stealing && (!active.isEmpty() || poller != null && !inbox.isEmpty())) {
