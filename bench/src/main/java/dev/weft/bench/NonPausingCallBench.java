@@ -1,6 +1,7 @@
 package dev.weft.bench;
 
 import dev.weft.csp.Fiber;
+import dev.weft.csp.abi.HandWoven;
 import dev.weft.csp.Pausable;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
@@ -39,7 +40,7 @@ public class NonPausingCallBench {
         }
     }
 
-    private final Fiber fiber = Fiber.forThread();
+    private final Fiber fiber = HandWoven.forThread();
     private int x = 17;
 
     @Benchmark

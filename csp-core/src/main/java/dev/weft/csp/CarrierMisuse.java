@@ -1,5 +1,6 @@
 package dev.weft.csp;
 
+import dev.weft.csp.abi.HandWoven;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -10,11 +11,10 @@ final class CarrierMisuse {
 
     /** {@code pausable}: the callee's name if the caller knows it, else null (the callee is on the stack). */
     static String message(String pausable) {
-        // Frames: message, Fiber.forThread, [Fiber.current/park], the pausable method, its plain caller.
+        // Frames: message, Fiber.forThread (reached from a woven bridge through HandWoven.forThread and
+        // Fiber.Primitives.forThread), [Fiber.current/park], the pausable method, its plain caller.
         List<StackWalker.StackFrame> frames = StackWalker.getInstance().walk(s -> s
-                .filter(f -> !f.getClassName().equals(CarrierMisuse.class.getName())
-                        && !(f.getClassName().equals(Fiber.class.getName())
-                             && (f.getMethodName().equals("forThread") || f.getMethodName().equals("current"))))
+                .filter(f -> !f.getClassName().equals(CarrierMisuse.class.getName()) && !isThreadModeEntry(f))
                 .limit(2).collect(Collectors.toList()));
         if (pausable != null) {
             frames.add(0, null);
@@ -31,6 +31,15 @@ final class CarrierMisuse {
         String caller = callerFrame == null ? "a method that is not @Pausable" : name(callerFrame);
         return caller + " calls pausable " + callee + stall + "mark " + caller + " @Pausable (and weave it), or run"
                 + " the call from a plain thread";
+    }
+
+    /** Whether {@code f} is a frame of the runtime's way to the calling thread's fiber, not of the user's code. */
+    private static boolean isThreadModeEntry(StackWalker.StackFrame f) {
+        String cls = f.getClassName();
+        String m = f.getMethodName();
+        return (cls.equals(Fiber.class.getName()) && (m.equals("forThread") || m.equals("current")))
+                || (m.equals("forThread") && (cls.equals(HandWoven.class.getName())
+                                               || cls.equals(Fiber.class.getName() + "$Primitives")));
     }
 
     /** {@code Foo.bar()} for the body {@code lambda$bar$0} that javac makes of a lambda written in bar. */

@@ -1,6 +1,6 @@
 package dev.weft.csp;
 
-import dev.weft.csp.runtime.Continuation;
+import dev.weft.csp.runtime.Schedulable;
 import dev.weft.csp.runtime.DeadlockCheck;
 import dev.weft.csp.runtime.RunGroup;
 import dev.weft.csp.runtime.RuntimeEvents;
@@ -43,7 +43,7 @@ final class DeadlockDetector implements DeadlockCheck {
     /** The cheap rules: the runs whose every fiber waits inside the pool. */
     private static Set<RunGroup> runsThatMayBeDeadlocked(WorkerPool pool) {
         Map<RunGroup, Boolean> inside = new HashMap<>();
-        for (Continuation c : pool.liveSnapshot()) {
+        for (Schedulable c : pool.liveSnapshot()) {
             Fiber f = (Fiber) c;
             RunGroup g = f.group();
             if (g != null) {
@@ -60,14 +60,14 @@ final class DeadlockDetector implements DeadlockCheck {
     }
 
     @Override
-    public boolean unreachable(WorkerPool pool, List<Continuation> fibers) {
-        for (Continuation c : fibers) {
+    public boolean unreachable(WorkerPool pool, List<Schedulable> fibers) {
+        for (Schedulable c : fibers) {
             if (!((Fiber) c).isParked()) {
                 return false; // cannot be, since nothing reached it; but a report must be certain
             }
         }
         boolean reported = report(pool, fibers);
-        for (Continuation c : fibers) {
+        for (Schedulable c : fibers) {
             Fiber f = (Fiber) c;
             RunGroup g = f.group();
             if (g != null && g.isCancelling()) {
@@ -79,7 +79,7 @@ final class DeadlockDetector implements DeadlockCheck {
 
     @Override
     public boolean onlyTimersCanWake(WorkerPool pool) {
-        for (Continuation c : pool.liveSnapshot()) {
+        for (Schedulable c : pool.liveSnapshot()) {
             Fiber f = (Fiber) c;
             Object blocker = f.blocker();
             boolean timed = blocker instanceof TimerEntry
@@ -92,10 +92,10 @@ final class DeadlockDetector implements DeadlockCheck {
     }
 
     @Override
-    public String hangWarning(WorkerPool pool, List<Continuation> fibers, long nanos) {
+    public String hangWarning(WorkerPool pool, List<Schedulable> fibers, long nanos) {
         Set<String> madeOutside = new LinkedHashSet<>();
         StringBuilder dump = new StringBuilder();
-        for (Continuation c : fibers) {
+        for (Schedulable c : fibers) {
             Fiber f = (Fiber) c;
             Object blocker = f.blocker();
             if (!waitsInside(blocker, pool, true) && waitsInside(blocker, pool, false)) {
@@ -123,10 +123,10 @@ final class DeadlockDetector implements DeadlockCheck {
     }
 
     /** Fails each run with a fiber among {@code live}, unless it failed already; whether one was failed. */
-    private static boolean report(WorkerPool pool, List<Continuation> live) {
+    private static boolean report(WorkerPool pool, List<Schedulable> live) {
         Map<RunGroup, StringBuilder> reports = new LinkedHashMap<>();
         Map<RunGroup, Integer> counts = new LinkedHashMap<>();
-        for (Continuation c : live) {
+        for (Schedulable c : live) {
             Fiber f = (Fiber) c;
             RunGroup g = f.group();
             if (g != null && !g.hasFailed()) {

@@ -1,7 +1,9 @@
 package dev.weft.csp;
 
 import dev.weft.csp.runtime.Carrier;
-import dev.weft.csp.runtime.Continuation;
+import dev.weft.csp.abi.Continuation;
+import dev.weft.csp.runtime.FiberPrimitives;
+import dev.weft.csp.runtime.Schedulable;
 import dev.weft.csp.runtime.RunGroup;
 import dev.weft.csp.runtime.RuntimeEvents;
 import dev.weft.csp.runtime.Simulation;
@@ -27,7 +29,11 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Each plain Java thread that calls a pausable method gets a thread-bound fiber of its own: its pauses
  * block that thread instead of unwinding.
  */
-public final class Fiber extends Continuation {
+public final class Fiber extends Schedulable {
+    static {
+        FiberPrimitives.install(new Primitives()); // first: woven code reaches the primitives through them
+    }
+
     // Scheduling states. A wake-up that arrives while the fiber is still running (it registered with a
     // channel and is unwinding) is remembered by RUNNING_WOKEN, so it is never lost.
     // QUEUED: parked in a channel's wait queue; only the channel wakes it, so that wake-up needs no CAS.
@@ -408,7 +414,7 @@ public final class Fiber extends Continuation {
     }
 
     /** Woven form of {@link #current()}. */
-    public static Fiber current(Fiber f) {
+    static Fiber current(Fiber f) {
         return f;
     }
 
@@ -425,7 +431,7 @@ public final class Fiber extends Continuation {
     }
 
     /** Woven form of {@link #park()}: marks the fiber as pausing, or completes the resume. */
-    public static void park(Fiber f) {
+    static void park(Fiber f) {
         parkOn(null, f);
     }
 
@@ -439,7 +445,7 @@ public final class Fiber extends Continuation {
     }
 
     /** Woven form of {@link #parkOn(Object)}. */
-    public static void parkOn(Object blocker, Fiber f) {
+    static void parkOn(Object blocker, Fiber f) {
         if (f.mode != RESUMING && f.cancelPending()) {
             throw f.cancelledError();
         }
@@ -523,7 +529,7 @@ public final class Fiber extends Continuation {
     }
 
     /** Woven form of {@link #yield()}. */
-    public static void yield(Fiber f) {
+    static void yield(Fiber f) {
         if (f.mode == RESUMING) {
             f.mode = RUNNING;
         } else if (f.isThreadBound()) {
@@ -546,7 +552,7 @@ public final class Fiber extends Continuation {
     }
 
     /** Woven form of {@link #yieldIfDue()}. */
-    public static void yieldIfDue(Fiber f) {
+    static void yieldIfDue(Fiber f) {
         if (f.mode == RESUMING) {
             f.mode = RUNNING; // back from the yield below
         } else if (f.yieldCheckDue(PREEMPT_CHECKS) && f.pool().hasOtherWorkHere()) {
@@ -566,7 +572,7 @@ public final class Fiber extends Continuation {
     }
 
     /** Woven form of {@link #yieldIfOthersWait()}. */
-    public static void yieldIfOthersWait(Fiber f) {
+    static void yieldIfOthersWait(Fiber f) {
         if (f.mode == RESUMING) {
             f.mode = RUNNING;
         } else if (!f.isThreadBound() && f.pool().hasOtherWorkHere()) {
@@ -751,7 +757,7 @@ public final class Fiber extends Continuation {
     }
 
     /** The fiber bound to the calling plain thread; refused on a carrier, where blocking would stall fibers. */
-    public static Fiber forThread() {
+    static Fiber forThread() {
         return forThread(null);
     }
 
@@ -759,7 +765,7 @@ public final class Fiber extends Continuation {
      * As {@link #forThread()}, for woven code that calls {@code pausable} (a method's name) from a method that
      * is not pausable.
      */
-    public static Fiber forThread(String pausable) {
+    static Fiber forThread(String pausable) {
         Thread t = Thread.currentThread();
         if (t instanceof Carrier) {
             throw new IllegalStateException(CarrierMisuse.message(pausable));
@@ -795,7 +801,7 @@ public final class Fiber extends Continuation {
             }
             try {
                 RUN_WOVEN.invokeExact((CSProcess) process, this);
-            } catch (AbstractMethodError | NoSuchMethodError | BootstrapMethodError e) {
+            } catch (AbstractMethodError | NoSuchMethodError | IllegalAccessError | BootstrapMethodError e) {
                 end(Unwoven.explain(e, process));
                 return;
             } catch (Throwable t) {
@@ -969,7 +975,7 @@ public final class Fiber extends Continuation {
 
     /** Cancels every live fiber of {@code pool} that belongs to {@code run}. */
     static void cancelAll(WorkerPool pool, RunGroup run) {
-        for (Continuation c : pool.liveSnapshot()) {
+        for (Schedulable c : pool.liveSnapshot()) {
             Fiber f = (Fiber) c;
             if (f.group() == run) {
                 f.cancel();
@@ -1023,5 +1029,33 @@ public final class Fiber extends Continuation {
     public String toString() {
         return isThreadBound() ? "Fiber[thread " + thread().getName() + "]"
                 : "Fiber@" + Integer.toHexString(System.identityHashCode(this)) + "[" + processName() + "]";
+    }
+
+    /** The woven forms above as {@link dev.weft.csp.abi.HandWoven} (the weaver's ABI) calls them. */
+    private static final class Primitives extends FiberPrimitives {
+        @Override
+        public void parkOn(Object blocker, Continuation fiber) {
+            Fiber.parkOn(blocker, (Fiber) fiber);
+        }
+
+        @Override
+        public void yield(Continuation fiber) {
+            Fiber.yield((Fiber) fiber);
+        }
+
+        @Override
+        public void yieldIfDue(Continuation fiber) {
+            Fiber.yieldIfDue((Fiber) fiber);
+        }
+
+        @Override
+        public void yieldIfOthersWait(Continuation fiber) {
+            Fiber.yieldIfOthersWait((Fiber) fiber);
+        }
+
+        @Override
+        public Continuation forThread(String pausable) {
+            return Fiber.forThread(pausable);
+        }
     }
 }

@@ -1,6 +1,6 @@
 package dev.weft.csp;
 
-import dev.weft.csp.runtime.Continuation;
+import dev.weft.csp.runtime.Schedulable;
 import dev.weft.csp.runtime.WorkerPool;
 import java.io.PrintStream;
 import java.util.List;
@@ -15,12 +15,12 @@ final class FiberDump {
     }
 
     static void write(WorkerPool pool, PrintStream out) {
-        List<Continuation> live = pool.liveSnapshot();
+        List<Schedulable> live = pool.liveSnapshot();
         live.removeIf(c -> ((Fiber) c).isDone()); // ended on another carrier, about to leave its home's list
         out.println("Weft scheduler " + pool.name() + ": " + pool.size() + (pool.size() == 1 ? " worker, " : " workers, ")
                 + live.size() + (live.size() == 1 ? " live fiber" : " live fibers") + ", " + pool.steals()
                 + " batches stolen");
-        for (Continuation c : live) {
+        for (Schedulable c : live) {
             write((Fiber) c, out);
         }
     }

@@ -1,6 +1,7 @@
 package dev.weft.csp;
 
-import dev.weft.csp.runtime.Continuation;
+import dev.weft.csp.abi.Continuation;
+import java.util.regex.Pattern;
 
 /**
  * Turns the linkage error that unwoven pausable code causes (or code woven for another version of the
@@ -18,13 +19,13 @@ final class Unwoven {
         if (e instanceof BootstrapMethodError) { // a pause site's invokedynamic: what its linkage lacked
             Throwable cause = e.getCause();
             String lacked = cause instanceof LinkageError ? cause.getMessage() : null;
-            if (lacked == null || !lacked.contains(RUNTIME)) {
+            if (lacked == null || !namesTheAbi(lacked)) {
                 return e;
             }
             return wovenForAnotherVersion(e, process, lacked);
         }
         String m = e.getMessage();
-        if (m != null && m.contains(RUNTIME)) {
+        if (m != null && namesTheAbi(m)) {
             return wovenForAnotherVersion(e, process, m);
         }
         if (m != null && !m.contains(Fiber.class.getName())) {
@@ -43,7 +44,20 @@ final class Unwoven {
     }
 
     /** The package of the weaver's ABI: woven code links against it, and nothing else links against it. */
-    private static final String RUNTIME = Continuation.class.getPackageName() + ".";
+    private static final String ABI = Continuation.class.getPackageName() + ".";
+    /** Where ABI versions 1 to 5 had it (a class file names it with slashes, a missing member with dots). */
+    private static final String FORMER_ABI = "dev.weft.csp.runtime.";
+
+    /** Where ABI versions 1 to 5 had the hand-woven forms and the thread-mode bridges' entry, now not public. */
+    private static final Pattern FORMER_FIBER_ABI = Pattern.compile(
+            "dev\\.weft\\.csp\\.Fiber\\.(forThread\\(|\\w+\\([^)]*dev\\.weft\\.csp\\.Fiber\\))");
+
+    /** Whether a linkage error's message names the ABI, today's or a former one's. */
+    private static boolean namesTheAbi(String message) {
+        String dotted = message.replace('/', '.');
+        return dotted.contains(ABI) || dotted.contains(FORMER_ABI + "Continuation")
+                || dotted.contains(FORMER_ABI + "PauseSite") || FORMER_FIBER_ABI.matcher(dotted).find();
+    }
 
     /** Names the woven class whose linkage failed (the top of the error's stack) and what it lacked. */
     private static IllegalStateException wovenForAnotherVersion(LinkageError e, Object process, String lacked) {

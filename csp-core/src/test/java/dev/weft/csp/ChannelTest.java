@@ -149,11 +149,18 @@ class ChannelTest {
                     ch.out().write(i); // never waits: the buffer has room
                 }
                 assertTrue(ch.in().pending());
-                Weft.spawn(() -> ch.out().write(3)); // waits for room
+                boolean[] writing = new boolean[1];
+                Fiber writer = Weft.spawn(() -> {
+                    writing[0] = true;
+                    ch.out().write(3); // the buffer is full: waits for room
+                });
+                Fiber.yield(); // one carrier: the writer runs now, up to its wait
+                assertTrue(writing[0] && !writer.isDone(), "the writer is blocked in write before the first read");
                 for (int i = 0; i < 4; i++) {
-                    got.add(ch.in().read());
+                    got.add(ch.in().read()); // the first read moves the waiting writer's value into the buffer
                 }
                 assertFalse(ch.in().pending());
+                writer.join();
             });
             assertEquals(List.of(0, 1, 2, 3), got);
         }

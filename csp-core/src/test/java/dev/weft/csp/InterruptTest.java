@@ -41,7 +41,7 @@ class InterruptTest {
 
     @Test
     @Timeout(60)
-    void read() throws Exception {
+    void anInterruptedReadThrowsAndTakesNothing() throws Exception {
         for (int i = 0; i < ITERATIONS; i++) {
             One2OneChannel<Integer> c = Channel.one2one();
             interruptWhileBlocked(() -> c.in().read());
@@ -54,7 +54,7 @@ class InterruptTest {
 
     @Test
     @Timeout(60)
-    void write() throws Exception {
+    void anInterruptedWriteThrowsAndDeliversNothing() throws Exception {
         for (int i = 0; i < ITERATIONS; i++) {
             One2OneChannel<Integer> c = Channel.one2one();
             interruptWhileBlocked(() -> c.out().write(1));
@@ -68,7 +68,7 @@ class InterruptTest {
 
     @Test
     @Timeout(60)
-    void selectWithoutTimeout() throws Exception {
+    void anInterruptedSelectThrowsAndLeavesNoRegistration() throws Exception {
         for (int i = 0; i < ITERATIONS; i++) {
             One2OneChannel<Integer> a = Channel.one2one();
             One2OneChannel<Integer> b = Channel.one2one();
@@ -82,7 +82,7 @@ class InterruptTest {
 
     @Test
     @Timeout(60)
-    void selectWithTimeout() throws Exception {
+    void anInterruptedSelectWithATimeoutThrows() throws Exception {
         for (int i = 0; i < ITERATIONS; i++) {
             One2OneChannel<Integer> a = Channel.one2one();
             interruptWhileBlocked(() -> new Alternative(a.in(), Guards.timeout(Duration.ofHours(1))).select());
@@ -91,7 +91,7 @@ class InterruptTest {
 
     @Test
     @Timeout(60)
-    void sync() throws Exception {
+    void anInterruptedSyncThrowsAndWithdrawsItsArrival() throws Exception {
         for (int i = 0; i < ITERATIONS; i++) {
             Barrier barrier = new Barrier(2);
             interruptWhileBlocked(barrier::sync);
@@ -106,7 +106,7 @@ class InterruptTest {
 
     @Test
     @Timeout(60)
-    void sleep() throws Exception {
+    void anInterruptedSleepThrows() throws Exception {
         for (int i = 0; i < ITERATIONS; i++) {
             interruptWhileBlocked(() -> Timer.sleep(Duration.ofHours(1)));
             interruptWhileBlocked(() -> Timer.sleep(Duration.ofSeconds(Long.MAX_VALUE)));
@@ -115,7 +115,7 @@ class InterruptTest {
 
     @Test
     @Timeout(60)
-    void join() throws Exception {
+    void anInterruptedJoinThrowsAndLeavesTheTargetAlone() throws Exception {
         try (Scheduler s = Scheduler.create(2)) {
             for (int i = 0; i < ITERATIONS; i++) {
                 One2OneChannel<Integer> gate = Channel.one2one();

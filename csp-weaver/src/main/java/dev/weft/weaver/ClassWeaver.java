@@ -43,7 +43,9 @@ import org.objectweb.asm.tree.analysis.AnalyzerException;
  * each pausable method its resumable form and rewrites lambdas of pausable functional interfaces.
  */
 final class ClassWeaver implements Opcodes {
-    static final String WOVEN_MARKER = "Ldev/weft/csp/runtime/Woven;";
+    static final String WOVEN_MARKER = "Ldev/weft/csp/abi/Woven;";
+    /** The marker of ABI versions 1 to 5, before the ABI had a package of its own. */
+    static final String FORMER_WOVEN_MARKER = "Ldev/weft/csp/runtime/Woven;";
     private static final String FIBER = MethodWeaver.FIBER;
     private static final String FIBER_DESC = MethodWeaver.FIBER_DESC;
     private static final String LMF = "java/lang/invoke/LambdaMetafactory";
@@ -93,7 +95,7 @@ final class ClassWeaver implements Opcodes {
         reader.accept(new ClassVisitor(ASM9) {
             @Override
             public AnnotationVisitor visitAnnotation(String desc, boolean visible) {
-                found[0] |= WOVEN_MARKER.equals(desc);
+                found[0] |= WOVEN_MARKER.equals(desc) || FORMER_WOVEN_MARKER.equals(desc);
                 return null;
             }
         }, ClassReader.SKIP_CODE | ClassReader.SKIP_DEBUG | ClassReader.SKIP_FRAMES);
@@ -595,7 +597,7 @@ final class ClassWeaver implements Opcodes {
                 if (isPausableCall(call) && isInterfaceAbstract(call)) {
                     InsnList fiber = new InsnList();
                     fiber.add(new LdcInsnNode(calleeName(call)));
-                    fiber.add(new MethodInsnNode(INVOKESTATIC, FIBER, "forThread", "(Ljava/lang/String;)" + FIBER_DESC, false));
+                    fiber.add(new MethodInsnNode(INVOKESTATIC, MethodWeaver.HAND_WOVEN, "forThread", "(Ljava/lang/String;)" + FIBER_DESC, false));
                     m.instructions.insertBefore(call, fiber);
                     call.desc = wovenDesc(call.desc);
                 }
@@ -689,7 +691,7 @@ final class ClassWeaver implements Opcodes {
             b.add(new VarInsnNode(t.getOpcode(ILOAD), slot));
             slot += t.getSize();
         }
-        b.add(new MethodInsnNode(INVOKESTATIC, FIBER, "forThread", "()" + FIBER_DESC, false));
+        b.add(new MethodInsnNode(INVOKESTATIC, MethodWeaver.HAND_WOVEN, "forThread", "()" + FIBER_DESC, false));
         boolean itf = (cls.access & ACC_INTERFACE) != 0;
         int op = isStatic ? INVOKESTATIC : (m.access & ACC_PRIVATE) != 0 ? INVOKESPECIAL : itf ? INVOKEINTERFACE : INVOKEVIRTUAL;
         b.add(new MethodInsnNode(op, cls.name, m.name, wovenDesc(m.desc), itf));

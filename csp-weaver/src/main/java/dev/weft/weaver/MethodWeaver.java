@@ -44,9 +44,13 @@ import org.objectweb.asm.tree.analysis.Frame;
 final class MethodWeaver implements Opcodes {
     static final String FIBER = "dev/weft/csp/Fiber";
     static final String FIBER_DESC = "L" + FIBER + ";";
-    private static final String CONT = "dev/weft/csp/runtime/Continuation";
+    /** Where the woven forms of {@link #FIBER}'s public primitives are (the ABI keeps them off the API). */
+    static final String HAND_WOVEN = "dev/weft/csp/abi/HandWoven";
+    private static final Set<String> HAND_WOVEN_PRIMITIVES =
+            Set.of("park", "parkOn", "yield", "yieldIfDue", "yieldIfOthersWait");
+    private static final String CONT = "dev/weft/csp/abi/Continuation";
     private static final String CONT_DESC = "L" + CONT + ";";
-    private static final String SITE = "dev/weft/csp/runtime/PauseSite";
+    private static final String SITE = "dev/weft/csp/abi/PauseSite";
     private static final String SITE_DESC = "L" + SITE + ";";
     /** Binds the {@code invokedynamic} that gives a pause block its call's constant site. */
     private static final Handle SITE_BOOTSTRAP = new Handle(H_INVOKESTATIC, SITE, "bootstrap",
@@ -502,6 +506,9 @@ final class MethodWeaver implements Opcodes {
         before.add(new VarInsnNode(ALOAD, fiberSlot));
         method.instructions.insertBefore(s.call, before);
         s.call.desc = ClassWeaver.wovenDesc(s.call.desc);
+        if (s.call.owner.equals(FIBER) && HAND_WOVEN_PRIMITIVES.contains(s.call.name)) {
+            s.call.owner = HAND_WOVEN;
+        }
         InsnList after = new InsnList();
         after.add(new VarInsnNode(ALOAD, fiberSlot));
         after.add(new FieldInsnNode(GETFIELD, CONT, "mode", "I"));

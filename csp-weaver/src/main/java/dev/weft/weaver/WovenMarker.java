@@ -40,7 +40,7 @@ final class WovenMarker {
 
             @Override
             public AnnotationVisitor visitAnnotation(String desc, boolean visible) {
-                if (!ClassWeaver.WOVEN_MARKER.equals(desc)) {
+                if (!ClassWeaver.WOVEN_MARKER.equals(desc) && !ClassWeaver.FORMER_WOVEN_MARKER.equals(desc)) {
                     return null;
                 }
                 m.woven = true;

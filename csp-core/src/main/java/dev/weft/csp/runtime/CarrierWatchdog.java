@@ -132,7 +132,7 @@ final class CarrierWatchdog {
     /** Looks at one worker: a slice that has lasted past the threshold and blocks for the user is reported, once. */
     private static void look(Watch w, long now, long threshold) {
         Worker worker = w.worker;
-        Continuation fiber = worker.running;
+        Schedulable fiber = worker.running;
         int slice = worker.slices();
         if (fiber == null || slice != w.slice) {
             w.slice = slice;

@@ -22,7 +22,7 @@ public interface DeadlockCheck {
      * {@code fibers} can reach them, so none can ever be woken other than by a cancellation. They are back
      * in the pool's lists. Returns whether their run was failed (false if it had failed already).
      */
-    boolean unreachable(WorkerPool pool, List<Continuation> fibers);
+    boolean unreachable(WorkerPool pool, List<Schedulable> fibers);
 
     /**
      * Whether every live fiber of {@code pool} waits either for a timer or on something only fibers of the
@@ -36,5 +36,5 @@ public interface DeadlockCheck {
      * while every collection found them still reachable from outside: their dump, and why no deadlock could
      * be reported.
      */
-    String hangWarning(WorkerPool pool, List<Continuation> fibers, long nanos);
+    String hangWarning(WorkerPool pool, List<Schedulable> fibers, long nanos);
 }

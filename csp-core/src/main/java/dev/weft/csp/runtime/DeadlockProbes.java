@@ -129,7 +129,7 @@ final class DeadlockProbes {
         if (p == null) {
             return false;
         }
-        p.pool.probeUnreachable(p);
+        p.pool.probes.probeUnreachable(p);
         return true;
     }
 
@@ -174,14 +174,14 @@ final class DeadlockProbes {
         if (due.isEmpty()) {
             return;
         }
-        due.removeIf(r -> !r.pool.isOut(r.handle)); // taken back meanwhile: nothing left to ask
+        due.removeIf(r -> !r.pool.probes.isOut(r.handle)); // taken back meanwhile: nothing left to ask
         if (due.isEmpty()) {
             return;
         }
         System.gc();
         for (Request r : due) {
             if (!r.handle.refersTo(null)) { // cleared: unreachable, and its finalization reports it
-                r.pool.probeRefuted(r.handle);
+                r.pool.probes.probeRefuted(r.handle);
             }
         }
     }

@@ -1,12 +1,12 @@
 package dev.weft.csp.runtime;
 
 /**
- * A FIFO of continuations linked through their own {@link Continuation#next} field: adding, taking and
+ * A FIFO of continuations linked through their own {@link Schedulable#next} field: adding, taking and
  * moving a whole queue allocate nothing. Owned by one thread at a time (never shared while in use).
  */
 class FiberQueue {
-    private Continuation head;
-    private Continuation tail;
+    private Schedulable head;
+    private Schedulable tail;
     private int size;
 
     final boolean isEmpty() {
@@ -17,7 +17,7 @@ class FiberQueue {
         return size;
     }
 
-    final void add(Continuation c) {
+    final void add(Schedulable c) {
         c.next = null;
         if (tail == null) {
             head = c;
@@ -28,10 +28,10 @@ class FiberQueue {
         size++;
     }
 
-    final Continuation poll() {
-        Continuation c = head;
+    final Schedulable poll() {
+        Schedulable c = head;
         if (c != null) {
-            head = (Continuation) c.next;
+            head = (Schedulable) c.next;
             if (head == null) {
                 tail = null;
             }
@@ -42,15 +42,15 @@ class FiberQueue {
     }
 
     /** Removes and returns the element at {@code index} (0 is the oldest); the queue must hold more than it. */
-    final Continuation take(int index) {
+    final Schedulable take(int index) {
         if (index == 0) {
             return poll();
         }
-        Continuation before = head;
+        Schedulable before = head;
         for (int i = 1; i < index; i++) {
-            before = (Continuation) before.next;
+            before = (Schedulable) before.next;
         }
-        Continuation c = (Continuation) before.next;
+        Schedulable c = (Schedulable) before.next;
         before.next = c.next;
         if (c == tail) {
             tail = before;
@@ -83,11 +83,11 @@ class FiberQueue {
         if (keep == size) {
             return;
         }
-        Continuation last = head;
+        Schedulable last = head;
         for (int i = 1; i < keep; i++) {
-            last = (Continuation) last.next;
+            last = (Schedulable) last.next;
         }
-        Continuation first = (Continuation) last.next;
+        Schedulable first = (Schedulable) last.next;
         last.next = null;
         if (other.tail == null) {
             other.head = first;
@@ -106,11 +106,11 @@ class FiberQueue {
         if (move == 0) {
             return;
         }
-        Continuation last = head;
+        Schedulable last = head;
         for (int i = 1; i < move; i++) {
-            last = (Continuation) last.next;
+            last = (Schedulable) last.next;
         }
-        Continuation rest = (Continuation) last.next;
+        Schedulable rest = (Schedulable) last.next;
         last.next = null;
         if (other.tail == null) {
             other.head = head;
@@ -127,7 +127,7 @@ class FiberQueue {
     }
 
     /** Visits every element, oldest first (diagnostics: only the owner may call it). */
-    final Continuation first() {
+    final Schedulable first() {
         return head;
     }
 }

@@ -14,17 +14,17 @@ final class Inbox {
 
     static {
         try {
-            TOP = MethodHandles.lookup().findVarHandle(Inbox.class, "top", Continuation.class);
+            TOP = MethodHandles.lookup().findVarHandle(Inbox.class, "top", Schedulable.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
-    private volatile Continuation top;
+    private volatile Schedulable top;
 
-    void push(Continuation c) {
+    void push(Schedulable c) {
         for (;;) {
-            Continuation t = top;
+            Schedulable t = top;
             c.next = t;
             if (TOP.compareAndSet(this, t, c)) {
                 return;
@@ -37,25 +37,25 @@ final class Inbox {
     }
 
     /** Takes everything pushed so far: the newest, the others following through {@code next}; or null. */
-    Continuation takeAll() {
-        return top == null ? null : (Continuation) TOP.getAndSet(this, null);
+    Schedulable takeAll() {
+        return top == null ? null : (Schedulable) TOP.getAndSet(this, null);
     }
 
     /** Moves everything pushed so far to the end of {@code q}, oldest first; false if there was nothing. */
     boolean drainTo(FiberQueue q) {
-        Continuation c = takeAll();
+        Schedulable c = takeAll();
         if (c == null) {
             return false;
         }
-        Continuation reversed = null;
+        Schedulable reversed = null;
         while (c != null) {
-            Continuation n = (Continuation) c.next;
+            Schedulable n = (Schedulable) c.next;
             c.next = reversed;
             reversed = c;
             c = n;
         }
         while (reversed != null) {
-            Continuation n = (Continuation) reversed.next;
+            Schedulable n = (Schedulable) reversed.next;
             q.add(reversed);
             reversed = n;
         }

@@ -28,13 +28,13 @@ final class LiveFibers {
     private final RuntimeLock lock = new RuntimeLock();
     /** Written under the lock with release stores (no fence of its own: the lock has one); read without it. */
     private volatile int count;
-    private Continuation head;
+    private Schedulable head;
 
     int count() {
         return count;
     }
 
-    void add(Continuation c) {
+    void add(Schedulable c) {
         lock.lock();
         link(c);
         COUNT.setRelease(this, count + 1);
@@ -45,12 +45,12 @@ final class LiveFibers {
      * Takes out every fiber that {@code which} accepts, for a {@link DeadlockProbe}, and returns the first (the
      * rest follow through {@code liveNext}). The count stays: the fibers still live.
      */
-    Continuation detachIf(Predicate<Continuation> which) {
-        Continuation taken = null;
+    Schedulable detachIf(Predicate<Schedulable> which) {
+        Schedulable taken = null;
         lock.lock();
         try {
-            for (Continuation c = head; c != null; ) {
-                Continuation next = c.liveNext;
+            for (Schedulable c = head; c != null; ) {
+                Schedulable next = c.liveNext;
                 if (which.test(c)) {
                     unlink(c);
                     c.liveNext = taken;
@@ -65,15 +65,15 @@ final class LiveFibers {
     }
 
     /** Puts back a fiber that {@link #detachIf} took out (it was counted all along). */
-    void reattach(Continuation c) {
+    void reattach(Schedulable c) {
         lock.lock();
         link(c);
         lock.unlock();
     }
 
-    private void unlink(Continuation c) {
-        Continuation p = c.livePrev;
-        Continuation n = c.liveNext;
+    private void unlink(Schedulable c) {
+        Schedulable p = c.livePrev;
+        Schedulable n = c.liveNext;
         if (p == null) {
             if (head == c) {
                 head = n;
@@ -88,7 +88,7 @@ final class LiveFibers {
         c.livePrev = null;
     }
 
-    private void link(Continuation c) {
+    private void link(Schedulable c) {
         c.liveNext = head;
         c.livePrev = null;
         if (head != null) {
@@ -97,7 +97,7 @@ final class LiveFibers {
         head = c;
     }
 
-    void remove(Continuation c) {
+    void remove(Schedulable c) {
         lock.lock();
         unlink(c);
         COUNT.setRelease(this, count - 1);
@@ -105,16 +105,16 @@ final class LiveFibers {
     }
 
     /**
-     * Removes {@code first} and the fibers that follow it through {@link Continuation#next} while they are of
+     * Removes {@code first} and the fibers that follow it through {@link Schedulable#next} while they are of
      * this list, under one lock; returns the first that is not (or null). Clears the links it follows.
      */
-    Continuation removeRun(Continuation first) {
-        Continuation c = first;
+    Schedulable removeRun(Schedulable first) {
+        Schedulable c = first;
         int removed = 0;
         lock.lock();
         try {
             do {
-                Continuation next = (Continuation) c.next;
+                Schedulable next = (Schedulable) c.next;
                 c.next = null;
                 unlink(c);
                 removed++;
@@ -128,10 +128,10 @@ final class LiveFibers {
     }
 
     /** Adds every live fiber to {@code out}. */
-    void snapshot(List<Continuation> out) {
+    void snapshot(List<Schedulable> out) {
         lock.lock();
         try {
-            for (Continuation c = head; c != null; c = c.liveNext) {
+            for (Schedulable c = head; c != null; c = c.liveNext) {
                 out.add(c);
             }
         } finally {

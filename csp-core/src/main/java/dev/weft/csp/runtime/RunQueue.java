@@ -37,21 +37,21 @@ final class RunQueue {
         return queue.size();
     }
 
-    void add(Continuation c) {
+    void add(Schedulable c) {
         lock();
         queue.add(c);
         unlock();
     }
 
-    Continuation poll() {
+    Schedulable poll() {
         lock();
-        Continuation c = queue.poll();
+        Schedulable c = queue.poll();
         unlock();
         return c;
     }
 
     /** Removes the fiber at {@code index} (0 is the oldest): a simulation's random pick (one worker, no lock). */
-    Continuation take(int index) {
+    Schedulable take(int index) {
         return queue.take(index);
     }
 
@@ -95,7 +95,7 @@ final class RunQueue {
     }
 
     /** The oldest fiber, for dumps (owner only). */
-    Continuation first() {
+    Schedulable first() {
         return queue.first();
     }
 }

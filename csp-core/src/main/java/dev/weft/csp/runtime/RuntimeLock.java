@@ -6,9 +6,9 @@ import java.lang.invoke.VarHandle;
 /**
  * The lock of a runtime structure (a run queue, a worker's timers, its live fibers): held for a few field
  * updates, taken with one compare-and-set and left with a release store; a waiter spins briefly, then parks
- * in the {@link ParkingLot} until the holder leaves.
+ * in the {@link ParkingLot} until the holder leaves. (Public for the benchmark of contended locks.)
  */
-final class RuntimeLock implements ParkingLot.LockWord {
+public final class RuntimeLock implements ParkingLot.LockWord {
     private static final VarHandle WORD;
 
     static {
@@ -24,7 +24,7 @@ final class RuntimeLock implements ParkingLot.LockWord {
     private volatile int word;
 
     /** Takes the lock; a {@link StackOverflowError} strikes here, not under it (see {@link StackReserve}). */
-    void lock() {
+    public void lock() {
         StackReserve.forLock();
         if (!WORD.compareAndSet(this, 0, ParkingLot.LOCKED)) {
             ParkingLot.lock(this);
@@ -32,14 +32,14 @@ final class RuntimeLock implements ParkingLot.LockWord {
     }
 
     /** Takes the lock if it is free: false, at once, if another thread holds it. */
-    boolean tryLock() {
+    public boolean tryLock() {
         StackReserve.forLock();
         int s = word;
         return (s & ParkingLot.LOCKED) == 0 && WORD.compareAndSet(this, s, s | ParkingLot.LOCKED);
     }
 
     /** Leaves the lock: a release store, or if a waiter is parked, {@link ParkingLot#unlock} wakes it. */
-    void unlock() {
+    public void unlock() {
         if ((word & ParkingLot.WAITERS) != 0) {
             ParkingLot.unlock(this);
         } else {

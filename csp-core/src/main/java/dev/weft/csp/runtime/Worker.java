@@ -1,5 +1,7 @@
 package dev.weft.csp.runtime;
 
+import dev.weft.csp.spi.Poller;
+
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
@@ -40,10 +42,6 @@ final class Worker implements Runnable {
     private static final int MERGE_BELOW = 8;
     /** The most fibers that spawns gather in one private batch while the migration window is full. */
     private static final int SPAWN_BATCH = 32;
-    /** How many starts of one run a slice that spawns several counts at a time (see {@link #countStarted}). */
-    private static final int START_CREDIT = 64;
-    /** The most fibers of other homes that end here before they leave their homes' live lists. */
-    private static final int ENDED_AWAY_LIMIT = 64;
     /** How long an idle worker spins looking for work before it parks. */
     private static final long SPIN_NANOS = 5_000;
     /** A worker whose slice has lasted this long lets idle workers take the fibers queued behind it. */
@@ -82,22 +80,16 @@ final class Worker implements Runnable {
     private final RunQueue active;
     private final BatchList overflow = new BatchList();
     private Batch spare;
-    /** Fibers of other homes that ended here (see {@link #endedHere}), and about how many (owner only). */
-    private final Inbox endedAway = new Inbox();
-    /** Held while fibers taken from {@link #endedAway} leave their lists (see {@link #leaveHomeLists}). */
-    private final RuntimeLock endedAwayLock = new RuntimeLock();
-    private int endedAwayCount;
+    /** Fibers of other homes that ended here (see {@link #endedHere}). */
+    private final EndedAway endedAway = new EndedAway();
     private int dispatch;
     /** Hand-placed preemption checks left before the next look at whether others wait (see countYieldCheck). */
     private int yieldChecks;
     private boolean shrank;
     /** Slices dispatched so far (written by the owner, read by idle workers to see a slice that lasts). */
     private int slices;
-    /** The slice that last counted a new fiber of a run at once (see {@link #countStarted}). */
-    private int countedInSlice = -1;
-    /** The run whose fibers the running slice counts from its credit, and the counts left; the slice's end returns them. */
-    private RunGroup credited;
-    private int credit;
+    /** Counts the fibers that the running slice spawns (see {@link #countStarted}). */
+    private final StartCredit startCredit = new StartCredit();
     /** What this worker, idle, last saw of each other worker: its slice count and when that was first seen. */
     private int[] seenSlices;
     private long[] seenSince;
@@ -119,7 +111,7 @@ final class Worker implements Runnable {
     private volatile boolean soundAsleep;
     private Carrier thread;
     /** The fiber this carrier is running right now (plain field: other threads read it only for dumps). */
-    Continuation running;
+    Schedulable running;
 
     /** Set as the carrier stops. */
     volatile boolean stopped;
@@ -156,7 +148,7 @@ final class Worker implements Runnable {
     // ------------------------------------------------------------------ handing work to this worker
 
     /** A fiber made runnable by the fiber running here: it joins the active batch. Carrier only. */
-    void pushLocal(Continuation c) {
+    void pushLocal(Schedulable c) {
         active.add(c);
     }
 
@@ -166,7 +158,7 @@ final class Worker implements Runnable {
      * rotation). If it is alone here, the worker first takes fibers stuck behind a long slice elsewhere, as an
      * idle worker would: the yielding fiber may well be waiting for one of them. Carrier only.
      */
-    void pushYielded(Continuation c) {
+    void pushYielded(Schedulable c) {
         if (!timers.isEmpty()) { // no clock read without timers
             TimerHeap.fire(timers.takeDue(pool.nanoTime(), false));
         }
@@ -177,37 +169,9 @@ final class Worker implements Runnable {
         }
     }
 
-    /**
-     * Counts a fiber of {@code run} spawned by the fiber running here. The first of a slice is counted at once;
-     * a slice that spawns more takes {@value #START_CREDIT} counts at a time and uses them up, and gives back
-     * what is left as it ends ({@link #returnCredit}). The run cannot look finished meanwhile: the spawner,
-     * one of its fibers, runs. Carrier only.
-     */
+    /** Counts a fiber of {@code run} spawned by the fiber running here (see {@link StartCredit}). Carrier only. */
     void countStarted(RunGroup run) {
-        if (credit > 0 && credited == run) {
-            credit--;
-        } else if (countedInSlice != slices) {
-            countedInSlice = slices;
-            run.started();
-        } else {
-            returnCredit();
-            run.reserve(START_CREDIT);
-            credited = run;
-            credit = START_CREDIT - 1;
-        }
-    }
-
-    /** Gives back the counts that the slice took for fibers it did not spawn. */
-    private void returnCredit() {
-        RunGroup run = credited;
-        if (run != null) {
-            int unused = credit;
-            credited = null;
-            credit = 0;
-            if (unused > 0) {
-                run.release(unused);
-            }
-        }
+        startCredit.countStarted(run, slices);
     }
 
     /**
@@ -218,7 +182,7 @@ final class Worker implements Runnable {
      * soon as thieves make room there: a spawner that outpaces its thieves hands them ever larger batches,
      * without a batch, a window slot and a compare-and-set for each fiber.
      */
-    void pushNew(Continuation c) {
+    void pushNew(Schedulable c) {
         if (!stealing) {
             active.add(c);
             return;
@@ -237,43 +201,23 @@ final class Worker implements Runnable {
         }
     }
 
-    /**
-     * A fiber homed on another worker ended here (it was stolen): it joins the fibers that leave their homes'
-     * live lists together, {@value #ENDED_AWAY_LIMIT} at a time, or fewer as this worker rotates after a full
-     * dispatch budget or parks, or as the {@code Weft.run} of one of them returns, so that a thief running
-     * fibers that another worker goes on spawning does not take that worker's list lock once for each.
-     * Carrier only.
-     */
-    void endedHere(Continuation c) {
-        endedAway.push(c); // its link is free: an ended fiber is in no queue
-        if (++endedAwayCount >= ENDED_AWAY_LIMIT) {
+    /** A fiber homed on another worker ended here (it was stolen): see {@link EndedAway}. Carrier only. */
+    void endedHere(Schedulable c) {
+        if (endedAway.add(c)) {
             removeEndedAway();
         }
     }
 
     /** Takes the fibers that ended here out of their homes' live lists now. Carrier only. */
     private void removeEndedAway() {
-        endedAwayCount = 0;
-        leaveHomeLists();
+        if (endedAway.leaveHomeListsNow()) {
+            pool.fibersLeft();
+        }
     }
 
-    /**
-     * Takes the fibers of other homes that ended here out of their homes' live lists, one lock per run of
-     * fibers of one home. Any thread: under this worker's lock for it, so that whoever comes second (even to
-     * find nothing left) waits until the fibers that the first took are out.
-     */
+    /** As {@link #removeEndedAway}, from any thread (see {@link EndedAway#leaveHomeLists}). */
     void leaveHomeLists() {
-        Continuation c;
-        endedAwayLock.lock();
-        try {
-            c = endedAway.takeAll();
-            for (Continuation next = c; next != null; ) {
-                next = next.home.live.removeRun(next);
-            }
-        } finally {
-            endedAwayLock.unlock();
-        }
-        if (c != null) {
+        if (endedAway.leaveHomeLists()) {
             pool.fibersLeft();
         }
     }
@@ -288,7 +232,7 @@ final class Worker implements Runnable {
     }
 
     /** A fiber handed over by another thread. */
-    void pushExternal(Continuation c) {
+    void pushExternal(Schedulable c) {
         inbox.push(c);
         wakeIfParked();
     }
@@ -329,7 +273,7 @@ final class Worker implements Runnable {
         Throwable crash = null;
         try {
             for (;;) {
-                Continuation c = next();
+                Schedulable c = next();
                 if (c == null) {
                     if (!idle()) {
                         return;
@@ -343,9 +287,7 @@ final class Worker implements Runnable {
                 } catch (Throwable t) {
                     pool.carrierFailure(c, t);
                 }
-                if (credited != null) {
-                    returnCredit();
-                }
+                startCredit.giveBack();
                 running = null;
             }
         } catch (Throwable t) {
@@ -365,14 +307,14 @@ final class Worker implements Runnable {
         }
     }
 
-    private Continuation next() {
+    private Schedulable next() {
         if (--dispatch < 0 || active.isEmpty()) {
             rotate();
         }
         if (simulation != null) {
             return nextSimulated();
         }
-        Continuation c = active.poll();
+        Schedulable c = active.poll();
         if (c != null && active.isEmpty()) {
             shrank = true;
         }
@@ -380,7 +322,7 @@ final class Worker implements Runnable {
     }
 
     /** Any runnable fiber, chosen by the simulation; counts the step against its budget. */
-    private Continuation nextSimulated() {
+    private Schedulable nextSimulated() {
         if (active.isEmpty()) {
             return null;
         }
@@ -482,7 +424,7 @@ final class Worker implements Runnable {
         } finally {
             pool.idle.decrementAndGet();
             idling = false;
-            pool.leftRest(); // before any fiber runs: the fibers of a deadlock probe go back to their lists
+            pool.probes.leftRest(); // before any fiber runs: the fibers of a deadlock probe go back to their lists
             // So that one of them watches this worker for a slice that gets stuck; with a poller also for work handed
             // over from outside, not yet in the active batch: a slice that lasts must not starve this carrier's sockets.
             if (stealing && (!active.isEmpty() || poller != null && !inbox.isEmpty())) {

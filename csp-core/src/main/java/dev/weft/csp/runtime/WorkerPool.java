@@ -1,11 +1,9 @@
 package dev.weft.csp.runtime;
 
-import java.lang.ref.WeakReference;
+import dev.weft.csp.spi.Poller;
+
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
@@ -22,8 +20,6 @@ import java.util.function.Function;
  */
 public final class WorkerPool {
     private static final System.Logger LOG = System.getLogger("dev.weft.csp");
-    /** The delay a refuted probe sets for the next one, at first and at most (it doubles in between). */
-    private static final long MIN_PROBE_DELAY = 10_000_000L, MAX_PROBE_DELAY = 60_000_000_000L;
     private final String name;
     private final Worker[] workers;
     private final AtomicInteger nextExternal = new AtomicInteger();
@@ -44,22 +40,9 @@ public final class WorkerPool {
     final Simulation simulation;
     /** Fails the runs of a simulated pool whose step budget is spent. */
     private volatile Runnable budgetSpent;
-    /** Guards the deadlock probes: hanging fibers in them, taking them back, their delays and counts. */
-    private final Object probeLock = new Object();
-    /** The deadlock probes out now (one per run), held weakly (see {@link DeadlockProbe}); under the lock. */
-    private final List<WeakReference<DeadlockProbe>> probes = new ArrayList<>();
-    /** Whether a probe is out or being sent: read by each worker that leaves its rest (see {@link #leftRest}). */
-    private volatile boolean probing;
-    /** How long a probe waits before it asks for a collection: 0 at first, longer after each refuted one. */
-    private long probeDelay;
-    /** When the last refuted probe asked for its collection ({@link System#nanoTime()}). */
-    private long lastRefuted;
-    private long probesStarted;
-    private long probesRefuted;
+    /** The deadlock probes of this pool's runs (see {@link DeadlockProbing}). */
+    final DeadlockProbing probes = new DeadlockProbing(this);
     private volatile Runnable interruptedWhenIdle;
-    /** After how long a refuted probe's run is reported as hanging (see {@link #probeRefuted}); 0: never. */
-    private volatile long hangWarningNanos;
-
     /** Starts {@code n} carrier threads named after {@code name}. */
     public WorkerPool(int n, String name, BiConsumer<String, Throwable> uncaughtHandler) {
         this(n, name, uncaughtHandler, null);
@@ -120,7 +103,7 @@ public final class WorkerPool {
      * Queues a fiber made runnable again: on the current worker if it is ours, else on the fiber's home worker
      * (where it was first queued: a fiber keeps no note of where it ran last, which would cost it four bytes).
      */
-    public void submit(Continuation fiber) {
+    public void submit(Schedulable fiber) {
         Worker w = Worker.current();
         if (w != null && w.pool == this) {
             w.pushLocal(fiber);
@@ -131,7 +114,7 @@ public final class WorkerPool {
     }
 
     /** Queues a fiber that yielded, behind the others of its carrier (see {@link Worker#pushYielded}). */
-    public void yielded(Continuation fiber) {
+    public void yielded(Schedulable fiber) {
         Worker w = Worker.current();
         if (w != null && w.pool == this) {
             w.pushYielded(fiber);
@@ -155,7 +138,7 @@ public final class WorkerPool {
     }
 
     /** Queues a new fiber: on the spawner's worker if it is ours, else on a parked worker or the next one. */
-    public void submitNew(Continuation fiber) {
+    public void submitNew(Schedulable fiber) {
         if (broken != null) {
             throw new IllegalStateException("the scheduler " + name + " lost a carrier thread", broken);
         }
@@ -194,7 +177,7 @@ public final class WorkerPool {
      * A fiber ended: it leaves the live list of its home worker (once: it ends once), and keeps its home. One
      * that ended on another of our carriers leaves it a little later (see {@link Worker#endedHere}).
      */
-    public void ended(Continuation fiber) {
+    public void ended(Schedulable fiber) {
         Worker home = fiber.home;
         if (home != null) {
             Worker here = Worker.current();
@@ -306,7 +289,7 @@ public final class WorkerPool {
     }
 
     /** The fiber that the calling carrier thread is running, or null on any other thread. */
-    public static Continuation runningHere() {
+    public static Schedulable runningHere() {
         Worker w = Worker.current();
         return w == null ? null : w.running;
     }
@@ -318,7 +301,7 @@ public final class WorkerPool {
     }
 
     /** The carrier thread running {@code c} now, or null: for dumps (a plain read of each worker's running fiber). */
-    Thread carrierRunning(Continuation c) {
+    Thread carrierRunning(Schedulable c) {
         for (Worker w : workers) {
             if (w.running == c) {
                 return w.thread();
@@ -342,7 +325,7 @@ public final class WorkerPool {
     }
 
     /** Something escaped a fiber's slice (a bug in the runtime or a handler): report it; the carrier goes on. */
-    void carrierFailure(Continuation c, Throwable t) {
+    void carrierFailure(Schedulable c, Throwable t) {
         try {
             LOG.log(System.Logger.Level.ERROR, "Weft carrier " + Thread.currentThread().getName()
                     + ": unexpected failure in " + c, t);
@@ -426,20 +409,8 @@ public final class WorkerPool {
     }
 
     /** Every fiber started on this pool that has not ended (a snapshot), those hanging in a probe included. */
-    public List<Continuation> liveSnapshot() {
-        List<Continuation> out = new ArrayList<>();
-        synchronized (probeLock) {
-            for (Worker w : workers) {
-                w.live.snapshot(out);
-            }
-            for (WeakReference<DeadlockProbe> handle : probes) {
-                DeadlockProbe p = handle.get();
-                if (p != null && p.out) {
-                    out.addAll(p.fibers());
-                }
-            }
-        }
-        return out;
+    public List<Schedulable> liveSnapshot() {
+        return probes.liveSnapshot(workers);
     }
 
     /** The carrier threads, for diagnostics. */
@@ -523,195 +494,30 @@ public final class WorkerPool {
         return marks;
     }
 
-    // ------------------------------------------------------------------------ deadlock probes
-
-    /**
-     * Sends out one deadlock probe for each of {@code runs}: the live fibers of that run ({@code runOf} tells a
-     * fiber's run) leave their workers' lists and hang in the probe's ring, and the probe thread asks for a
-     * collection once the delay earned by refuted probes has passed. Called by the deadlock check, which
-     * found every fiber of those runs parked; done only if no probe is out. {@code probing} is published
-     * first, and only then is the pool's rest checked again ({@code stillAtRest}) and the fibers hung: a
-     * worker that leaves its rest after that look sees the flag ({@link #leftRest}) and waits for this lock
-     * to take the fibers back before it runs one; one that left before it makes the look fail. True if
-     * probes went out.
-     */
-    public boolean sendProbes(BooleanSupplier stillAtRest, Function<Continuation, RunGroup> runOf,
+    /** Sends out deadlock probes for {@code runs} (see {@link DeadlockProbing#sendProbes}). */
+    public boolean sendProbes(BooleanSupplier stillAtRest, Function<Schedulable, RunGroup> runOf,
                               Set<RunGroup> runs) {
-        synchronized (probeLock) {
-            if (!probes.isEmpty()) {
-                return false;
-            }
-            probing = true;
-            if (!stillAtRest.getAsBoolean()) {
-                probing = false;
-                return false;
-            }
-            hangFibersOf(runOf, runs);
-            long now = System.nanoTime();
-            long notBefore = lastRefuted + probeDelay;
-            for (WeakReference<DeadlockProbe> handle : probes) {
-                probesStarted++;
-                DeadlockProbes.collect(this, handle, probeDelay == 0 || notBefore - now < 0 ? now
-                        : byHangWarning(notBefore, now));
-            }
-            probing = !probes.isEmpty();
-            return probing;
-        }
-    }
-
-    /**
-     * Moves the live fibers of each of {@code runs} into the ring of a new probe of its own, and keeps only the
-     * probes' weak handles ({@link #probes}). No frame of the thread that sends probes may hold one once this
-     * returns, or a collection that comes before that frame is gone would find the ring reachable from it.
-     * The lists hold no fiber that is done: every worker emptied its {@link Worker#endedHere} list as it
-     * parked, and ran nothing since (the pool is at rest).
-     */
-    private void hangFibersOf(Function<Continuation, RunGroup> runOf, Set<RunGroup> runs) {
-        Map<RunGroup, DeadlockProbe> byRun = new HashMap<>();
-        for (Worker w : workers) {
-            for (Continuation c = w.live.detachIf(f -> runs.contains(runOf.apply(f))); c != null; ) {
-                Continuation next = c.liveNext;
-                byRun.computeIfAbsent(runOf.apply(c), r -> new DeadlockProbe(this)).hang(c);
-                c = next;
-            }
-        }
-        for (DeadlockProbe p : byRun.values()) {
-            p.out = true;
-            probes.add(p.handle);
-        }
-    }
-
-    /**
-     * A worker leaves its rest, about to run fibers: if probes are out, their fibers go back to their lists
-     * first (one of them may be the fiber that was woken).
-     */
-    void leftRest() {
-        if (probing) {
-            synchronized (probeLock) {
-                takeBackProbes();
-            }
-        }
-    }
-
-    /**
-     * Takes back the fibers of every probe out, under the probe lock. A probe found unreachable is left to its
-     * finalization: none of its fibers can be woken, and the finalizer hands it back ({@link #probeUnreachable}).
-     */
-    private void takeBackProbes() {
-        for (Iterator<WeakReference<DeadlockProbe>> it = probes.iterator(); it.hasNext(); ) {
-            DeadlockProbe p = it.next().get();
-            if (p != null) {
-                if (p.out) {
-                    p.takeBack();
-                }
-                it.remove();
-            }
-        }
-        probing = !probes.isEmpty();
-    }
-
-    /** Whether the probe behind {@code handle} is still out and reachable (the probe thread's question). */
-    boolean isOut(WeakReference<DeadlockProbe> handle) {
-        synchronized (probeLock) {
-            return isOutNow(handle);
-        }
-    }
-
-    /** As {@link #isOut}, under the probe lock. */
-    private boolean isOutNow(WeakReference<DeadlockProbe> handle) {
-        DeadlockProbe p = handle.get();
-        return p != null && p.out && probes.contains(handle);
-    }
-
-    /**
-     * A collection found the probe behind {@code handle} still reachable: nothing is reported. The probe stays
-     * out until a worker wakes, and asks again after a delay that doubles each time (from 10 ms to a minute):
-     * what held the fibers may let go of them without waking one (a task that ends without writing), and an
-     * idle pool whose fibers wait on an outside party does not collect again and again.
-     */
-    void probeRefuted(WeakReference<DeadlockProbe> handle) {
-        List<Continuation> hanging = null;
-        long nanos = 0;
-        synchronized (probeLock) {
-            probesRefuted++;
-            lengthenProbeDelay();
-            DeadlockProbe p = isOutNow(handle) ? handle.get() : null;
-            if (p != null) {
-                nanos = lastRefuted - p.sentAt;
-                long hang = hangWarningNanos;
-                if (hang > 0 && !p.hangReported && nanos >= hang) {
-                    p.hangReported = true;
-                    hanging = p.fibers();
-                }
-                DeadlockProbes.collect(this, handle, p.hangReported ? lastRefuted + probeDelay
-                        : byHangWarning(lastRefuted + probeDelay, p.sentAt));
-            }
-        }
-        DeadlockCheck check = deadlockCheck;
-        if (hanging != null && check != null) {
-            // This thread asks for the collections: the fibers must not stay reachable from its frames after this.
-            LOG.log(System.Logger.Level.WARNING, check.hangWarning(this, hanging, nanos));
-        }
-    }
-
-    /**
-     * A probe's next collection, {@code notBefore}, brought forward to when the hang warning of fibers hung at
-     * {@code sentAt} is due: the warning rests on a collection that found them still reachable.
-     */
-    private long byHangWarning(long notBefore, long sentAt) {
-        long hang = hangWarningNanos;
-        if (hang <= 0 || hang == Long.MAX_VALUE) {
-            return notBefore;
-        }
-        long warnAt = sentAt + hang;
-        return warnAt - notBefore < 0 ? warnAt : notBefore;
+        return probes.sendProbes(stillAtRest, runOf, runs);
     }
 
     /** After how long a run whose fibers all stay blocked, unreachable for a deadlock report, is warned of. */
     public void setHangWarning(long nanos) {
-        hangWarningNanos = nanos;
-    }
-
-    /**
-     * The finalizer handed back {@code p}: its ring was unreachable, so none of its fibers can ever be woken
-     * (other than by a cancellation). They go back to their lists, and the deadlock check reports their run.
-     */
-    void probeUnreachable(DeadlockProbe p) {
-        List<Continuation> fibers;
-        synchronized (probeLock) {
-            if (!p.out) {
-                return; // taken back before the collection that found it unreachable
-            }
-            fibers = p.fibers();
-            p.takeBack();
-            probes.remove(p.handle);
-            probing = !probes.isEmpty();
-        }
-        DeadlockCheck check = deadlockCheck;
-        if (check != null && check.unreachable(this, fibers)) {
-            synchronized (probeLock) {
-                probeDelay = 0; // a deadlock found: the next one is looked for at once again
-            }
-        }
-    }
-
-    private void lengthenProbeDelay() {
-        probeDelay = Math.min(Math.max(2 * probeDelay, MIN_PROBE_DELAY), MAX_PROBE_DELAY);
-        lastRefuted = System.nanoTime();
+        probes.setHangWarning(nanos);
     }
 
     /** Deadlock probes sent out so far (see {@link DeadlockProbe}). */
     public long deadlockProbes() {
-        synchronized (probeLock) {
-            return probesStarted;
-        }
+        return probes.started();
     }
 
     /** Deadlock probes whose collection found the fibers still reachable from outside, so reported nothing. */
     public long deadlockProbesRefuted() {
-        synchronized (probeLock) {
-            return probesRefuted;
-        }
+        return probes.refuted();
+    }
+
+    /** The deadlock check installed, or null. */
+    DeadlockCheck deadlockCheck() {
+        return deadlockCheck;
     }
 
     /** {@code w} stopped: normally after {@link #close()}, or because {@code crash} escaped its loop. */

@@ -1,5 +1,7 @@
 package dev.weft.csp.runtime;
 
+import dev.weft.csp.spi.Poller;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;

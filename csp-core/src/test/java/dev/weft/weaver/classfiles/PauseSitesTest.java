@@ -12,8 +12,8 @@ import dev.weft.csp.One2OneChannel;
 import dev.weft.csp.Pausable;
 import dev.weft.csp.Scheduler;
 import dev.weft.csp.Weft;
-import dev.weft.csp.runtime.PauseSite;
-import dev.weft.csp.runtime.SavedRefs;
+import dev.weft.csp.abi.PauseSite;
+import dev.weft.csp.abi.SavedRefs;
 import java.net.URLClassLoader;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -138,9 +138,9 @@ class PauseSitesTest {
         for (MethodNode m : cn.methods) {
             for (AbstractInsnNode i : m.instructions) {
                 if (i instanceof InvokeDynamicInsnNode
-                        && ((InvokeDynamicInsnNode) i).bsm.getOwner().equals("dev/weft/csp/runtime/PauseSite")) {
+                        && ((InvokeDynamicInsnNode) i).bsm.getOwner().equals("dev/weft/csp/abi/PauseSite")) {
                     indys++;
-                } else if (i instanceof MethodInsnNode && ((MethodInsnNode) i).owner.equals("dev/weft/csp/runtime/PauseSite")
+                } else if (i instanceof MethodInsnNode && ((MethodInsnNode) i).owner.equals("dev/weft/csp/abi/PauseSite")
                         && ((MethodInsnNode) i).name.equals("of")) {
                     lookups++;
                 }

@@ -14,6 +14,7 @@ import dev.weft.csp.Weft;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
@@ -87,8 +88,8 @@ class UnwovenCodeTest {
         CSProcess p = wovenProcess("OldWoven", woven -> {
             woven.visitLdcInsn("snip.OldWoven.run(OldWoven.java:1)");
             woven.visitVarInsn(Opcodes.ALOAD, 1);
-            woven.visitMethodInsn(Opcodes.INVOKESTATIC, "dev/weft/csp/runtime/Continuation", "pushSite",
-                    "(Ljava/lang/String;Ldev/weft/csp/runtime/Continuation;)V", false);
+            woven.visitMethodInsn(Opcodes.INVOKESTATIC, "dev/weft/csp/abi/Continuation", "pushSite",
+                    "(Ljava/lang/String;Ldev/weft/csp/abi/Continuation;)V", false);
         });
         try (Scheduler s = Scheduler.singleThreaded()) {
             Throwable t = assertThrows(IllegalStateException.class, () -> Weft.run(s, p));
@@ -106,7 +107,7 @@ class UnwovenCodeTest {
     @Test
     void pauseSitesOfTheLastRuntimeVersionFailClearly() throws Exception {
         for (boolean indy : new boolean[] {true, false}) {
-            String site = "dev/weft/csp/runtime/PauseSite";
+            String site = "dev/weft/csp/abi/PauseSite";
             CSProcess p = wovenProcess("Abi4", woven -> {
                 if (indy) {
                     woven.visitInvokeDynamicInsn("pauseSite", "()L" + site + ";", new Handle(Opcodes.H_INVOKESTATIC,
@@ -126,6 +127,32 @@ class UnwovenCodeTest {
                 String m = t.getMessage();
                 assertTrue(m.contains("snip.Abi4") && m.contains("another version of csp-weaver")
                         && m.contains("PauseSite"), () -> (indy ? "indy: " : "of: ") + m);
+            }
+        }
+    }
+
+    /**
+     * A process woven for ABI 5, before the ABI had a package of its own: its calls to {@code Fiber}'s hand-woven
+     * forms and to its thread-mode entry fail naming the class and saying to weave again. (Its reads of
+     * {@code runtime.Continuation.mode} fail earlier, as the JVM verifies the class, where its user loads it.)
+     */
+    @Test
+    void codeWovenBeforeTheAbiHadItsOwnPackageFailsClearly() throws Exception {
+        String fiber = "Ldev/weft/csp/Fiber;";
+        CSProcess yields = wovenProcess("Abi5Yield", woven -> {
+            woven.visitVarInsn(Opcodes.ALOAD, 1);
+            woven.visitMethodInsn(Opcodes.INVOKESTATIC, "dev/weft/csp/Fiber", "yield", "(" + fiber + ")V", false);
+        });
+        CSProcess bridges = wovenProcess("Abi5Bridge", woven -> {
+            woven.visitMethodInsn(Opcodes.INVOKESTATIC, "dev/weft/csp/Fiber", "forThread", "()" + fiber, false);
+            woven.visitInsn(Opcodes.POP);
+        });
+        for (CSProcess p : List.of(yields, bridges)) {
+            try (Scheduler s = Scheduler.singleThreaded()) {
+                Throwable t = assertThrows(IllegalStateException.class, () -> Weft.run(s, p));
+                String m = t.getMessage();
+                assertTrue(m.contains(p.getClass().getName()) && m.contains("another version of csp-weaver"),
+                        () -> "names the class and says to weave again: " + m);
             }
         }
     }

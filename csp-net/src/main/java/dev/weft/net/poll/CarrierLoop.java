@@ -1,7 +1,7 @@
 package dev.weft.net.poll;
 
-import dev.weft.csp.runtime.Poller;
 import dev.weft.csp.runtime.WorkerPool;
+import dev.weft.csp.spi.Poller;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelPromise;

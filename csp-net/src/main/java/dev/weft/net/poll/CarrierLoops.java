@@ -2,7 +2,7 @@ package dev.weft.net.poll;
 
 import dev.weft.csp.Extensions;
 import dev.weft.csp.Scheduler;
-import dev.weft.csp.runtime.Poller;
+import dev.weft.csp.spi.Poller;
 import dev.weft.csp.runtime.WorkerPool;
 import io.netty.channel.IoEventLoopGroup;
 import io.netty.channel.IoHandlerFactory;

@@ -84,6 +84,16 @@ class RealEngineTest {
     /** A class woven by another csp-weaver calls a runtime ABI this one does not write: refused, not kept. */
     @Test
     void classesWovenForAnotherAbiAreRefusedNotKept() throws Exception {
+        assertRefusedWhenMarked("Ldev/weft/csp/abi/Woven;", Weaver.ABI_VERSION - 1);
+    }
+
+    /** Versions 1 to 5 put their marker in the runtime's package: still recognised, and refused the same way. */
+    @Test
+    void classesWovenBeforeTheAbiHadAPackageAreRefusedNotKept() throws Exception {
+        assertRefusedWhenMarked("Ldev/weft/csp/runtime/Woven;", 5);
+    }
+
+    private void assertRefusedWhenMarked(String markerDesc, int abi) throws Exception {
         Path classes = SmallProgram.compile(dir, Map.of());
         Path once = dir.resolve("once");
         assertEquals(0, cli(classes.toString(), "-d", once.toString()));
@@ -91,8 +101,9 @@ class RealEngineTest {
         ClassNode cn = new ClassNode();
         new ClassReader(Files.readAllBytes(worker)).accept(cn, 0);
         AnnotationNode marker = cn.invisibleAnnotations.stream()
-                .filter(a -> a.desc.equals("Ldev/weft/csp/runtime/Woven;")).findFirst().orElseThrow();
-        marker.values.set(marker.values.indexOf("abi") + 1, Weaver.ABI_VERSION - 1);
+                .filter(a -> a.desc.equals("Ldev/weft/csp/abi/Woven;")).findFirst().orElseThrow();
+        marker.desc = markerDesc;
+        marker.values.set(marker.values.indexOf("abi") + 1, abi);
         ClassWriter cw = new ClassWriter(0);
         cn.accept(cw);
         Files.write(worker, cw.toByteArray());
@@ -100,7 +111,7 @@ class RealEngineTest {
         assertEquals(1, cli(once.toString(), "-d", dir.resolve("twice").toString()));
 
         String errors = err.toString(StandardCharsets.UTF_8);
-        assertTrue(errors.startsWith("app/Worker.java:0: Worker was woven for ABI version " + (Weaver.ABI_VERSION - 1)
+        assertTrue(errors.startsWith("app/Worker.java:0: Worker was woven for ABI version " + abi
                 + " of the runtime (another csp-weaver) but this weave writes version " + Weaver.ABI_VERSION
                 + "; woven code cannot be woven again"), errors);
     }

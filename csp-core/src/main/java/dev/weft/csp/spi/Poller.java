@@ -1,7 +1,7 @@
-package dev.weft.csp.runtime;
+package dev.weft.csp.spi;
 
 /**
- * A carrier's I/O poller, plugged into a scheduler by an I/O library ({@link WorkerPool#plugPollers}); csp-core
+ * A carrier's I/O poller, plugged into a scheduler by an I/O library ({@link dev.weft.csp.runtime.WorkerPool#plugPollers}); csp-core
  * depends on none. The carrier drives it: an idle carrier waits in {@link #await} instead of parking, bounded by
  * its next timer; a busy one calls {@link #pollNow} between slices, at most every few tens of microseconds. What
  * the poller finds ready it handles on the calling thread, so a fiber woken by it joins that carrier's batch and
@@ -25,7 +25,7 @@ public interface Poller {
 
     /**
      * Called by another, idle carrier of the same scheduler while this poller's carrier has been in one slice for
-     * {@link Worker#POLL_ASIDE_NANOS} or more: handles the ready I/O on the calling thread, without blocking, if it
+     * {@code Worker.POLL_ASIDE_NANOS} or more: handles the ready I/O on the calling thread, without blocking, if it
      * can without getting in the way of the carrier (if its carrier polls meanwhile it may do nothing).
      */
     void pollAside();

@@ -1,13 +1,14 @@
-package dev.weft.csp;
+package dev.weft.bench.harness;
 
-import dev.weft.bench.harness.BusyThreads;
-import dev.weft.bench.harness.LatencyHistogram;
+import dev.weft.csp.runtime.ParkingLot;
+import dev.weft.csp.runtime.RuntimeLock;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * How long taking a contended channel lock waits: threads take the lock of one channel
- * ({@link ChannelImpl#lock()}, package-private, hence this package), hold it for a few field updates, and
+ * How long taking a contended channel lock waits: threads take one {@link RuntimeLock}, built as a channel's lock
+ * is (a word with {@link ParkingLot#LOCKED} and {@link ParkingLot#WAITERS}: one compare-and-set, else the parking
+ * lot; left with one release store unless a waiter is parked), hold it for a few field updates, and
  * record the time of each acquisition alone, while busy threads keep more threads runnable than there are
  * cores. Prints the quantiles of three durations and the acquisitions per second:
  * <ul>
@@ -20,7 +21,7 @@ import java.util.List;
  * own descheduling.
  * </ul>
  *
- * <pre>java -cp bench/target/benchmarks.jar dev.weft.csp.ChannelLockWait LOCKERS BUSY SECONDS</pre>
+ * <pre>java -cp bench/target/benchmarks.jar dev.weft.bench.harness.ChannelLockWait LOCKERS BUSY SECONDS</pre>
  *
  * <p>Defaults: 4 lockers, 4 busy threads, 5 measured seconds after 2 of warm-up.
  */
@@ -45,7 +46,7 @@ public final class ChannelLockWait {
         int lockers = args.length > 0 ? Integer.parseInt(args[0]) : 4;
         int busy = args.length > 1 ? Integer.parseInt(args[1]) : 4;
         int seconds = args.length > 2 ? Integer.parseInt(args[2]) : 5;
-        ChannelImpl<?> channel = (ChannelImpl<?>) Channel.any2any();
+        RuntimeLock channel = new RuntimeLock();
         Guarded guarded = new Guarded();
         long start = System.nanoTime();
         long measureFrom = start + WARM_UP_NANOS;

@@ -1,4 +1,6 @@
-package dev.weft.csp.runtime;
+package dev.weft.csp.abi;
+
+
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -23,10 +25,6 @@ import org.junit.jupiter.api.Timeout;
 class SavedFramesTest {
     /** A continuation that is never scheduled: the test plays the woven code. */
     private static final class Frames extends Continuation {
-        @Override
-        protected void runSlice() {
-            throw new AssertionError("not scheduled");
-        }
     }
 
     /** Frame {@code frame}'s site: it saves {@code frame % 4} references. */

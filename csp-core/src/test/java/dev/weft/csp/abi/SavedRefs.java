@@ -1,4 +1,5 @@
-package dev.weft.csp.runtime;
+package dev.weft.csp.abi;
+
 
 import java.lang.reflect.Field;
 

@@ -1,4 +1,4 @@
-package dev.weft.csp.runtime;
+package dev.weft.csp.abi;
 
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;

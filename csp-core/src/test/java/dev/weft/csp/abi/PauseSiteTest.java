@@ -1,4 +1,5 @@
-package dev.weft.csp.runtime;
+package dev.weft.csp.abi;
+
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
