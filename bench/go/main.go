@@ -3,7 +3,8 @@
 // Mandelbrot farm) with unbuffered channels, measured as the Java harnesses measure (2 warm-up rounds, then
 // the median of 5), printed as "RESULT key value" lines that bench/run.sh hands to the report.
 //
-// Usage: gopeer [workload...]   (default: every workload)
+// Usage: gopeer [workload...]   (default: every workload; short-ring1, short-ring64, short-commsTime: one
+// short program, a tenth of the size as warm-up then about 100 ms, for bench/first-100ms.sh)
 package main
 
 import (
@@ -308,6 +309,13 @@ func main() {
 			result("blocked", blocked(1_000_000, true))
 			result("blockedAlone", blocked(1_000_000, false))
 			debug.SetGCPercent(100)
+		case "short-ring1", "short-ring64": // one short program: a tenth as warm-up, then ~100 ms (ShortRun)
+			tokens := map[string]int{"short-ring1": 1, "short-ring64": 64}[w]
+			tokenRing(256, tokens, 2048/10)
+			fmt.Printf("RESULT %s %.1f\n", w[len("short-"):], tokenRing(256, tokens, 2048))
+		case "short-commsTime":
+			commsTime(250_000 / 10)
+			fmt.Printf("RESULT commsTime %.1f\n", commsTime(250_000))
 		case "mandelbrot":
 			for _, workers := range []int{1, 2} {
 				runtime.GOMAXPROCS(workers)

@@ -62,6 +62,7 @@ final class ClassWeaver implements Opcodes {
     /** Every lambda body of this class, with the method that creates it. */
     private final Map<MethodNode, MethodNode> lambdaCreator = new IdentityHashMap<>();
     private int adapters;
+    private SaveMethods saves;
 
     private record IndySite(MethodNode in, InvokeDynamicInsnNode indy) {
     }
@@ -79,6 +80,14 @@ final class ClassWeaver implements Opcodes {
 
     ClassHierarchy hierarchy() {
         return hierarchy;
+    }
+
+    /** The class's out-of-line save methods, made as woven methods ask for them. */
+    SaveMethods saves() {
+        if (saves == null) {
+            saves = new SaveMethods(cls);
+        }
+        return saves;
     }
 
     static String wovenDesc(String desc) {

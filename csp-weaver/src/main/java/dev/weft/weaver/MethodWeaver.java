@@ -452,17 +452,25 @@ final class MethodWeaver implements Opcodes {
     /**
      * The site's saved locals pushed into the fiber, then the call's {@code PauseSite}, which the pause block
      * left on the operand stack (last, so that resuming pops it first), then the method returns (a zero value)
-     * to its caller.
+     * to its caller. The pushes are out of line, in the class's {@link SaveMethods} where it can have them.
      */
     private InsnList saveLocals(Site s) {
         InsnList b = new InsnList();
+        List<Type> types = new ArrayList<>();
+        for (int n = s.saved.nextSetBit(0); n >= 0; n = s.saved.nextSetBit(n + 1)) {
+            types.add(s.frame.getLocal(n).getType());
+        }
+        MethodInsnNode save = owner.saves().call(types);
         for (int n = s.saved.nextSetBit(0); n >= 0; n = s.saved.nextSetBit(n + 1)) {
             Type t = s.frame.getLocal(n).getType();
             b.add(new VarInsnNode(t.getOpcode(ILOAD), n));
-            b.add(push(t));
+            if (save == null) {
+                b.add(push(t));
+            }
         }
         b.add(new VarInsnNode(ALOAD, fiberSlot));
-        b.add(new MethodInsnNode(INVOKESTATIC, CONT, "pushResume", "(" + SITE_DESC + CONT_DESC + ")V", false));
+        b.add(save != null ? save
+                : new MethodInsnNode(INVOKESTATIC, CONT, "pushResume", "(" + SITE_DESC + CONT_DESC + ")V", false));
         Type r = Type.getReturnType(method.desc);
         if (r.getSort() != Type.VOID) {
             b.add(zero(r));
@@ -662,6 +670,12 @@ final class MethodWeaver implements Opcodes {
     private InsnList push(Type t) {
         InsnList b = new InsnList();
         b.add(new VarInsnNode(ALOAD, fiberSlot));
+        b.add(pushCall(t));
+        return b;
+    }
+
+    /** The call that pushes a value of type {@code t} (then the fiber) onto the fiber's saved stacks. */
+    static MethodInsnNode pushCall(Type t) {
         String name;
         String desc;
         switch (t.getSort()) {
@@ -672,8 +686,7 @@ final class MethodWeaver implements Opcodes {
             case Type.DOUBLE: name = "pushDouble"; desc = "(D" + CONT_DESC + ")V"; break;
             default: name = "pushRef"; desc = "(Ljava/lang/Object;" + CONT_DESC + ")V"; break;
         }
-        b.add(new MethodInsnNode(INVOKESTATIC, CONT, name, desc, false));
-        return b;
+        return new MethodInsnNode(INVOKESTATIC, CONT, name, desc, false);
     }
 
     private InsnList pop(Type t) {

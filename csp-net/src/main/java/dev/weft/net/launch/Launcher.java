@@ -62,10 +62,14 @@ public final class Launcher {
         }
     }
 
-    /** The JVMs this machine runs for a launch: {@code java [jvmArgs] -cp <this class path> Worker ...}. */
+    /**
+     * The JVMs this machine runs for a launch: {@code java [this JVM's AOT cache] [jvmArgs] -cp <this class path>
+     * Worker ...}.
+     */
     List<String> workerCommand(String launcher, String programClass) {
         List<String> cmd = new ArrayList<>();
         cmd.add(System.getProperty("java.home") + File.separator + "bin" + File.separator + "java");
+        cmd.addAll(AotCacheFlags.ofThisJvm());
         cmd.addAll(config.jvmArgs);
         cmd.add("-Dweft.heartbeat=" + config.heartbeatInterval.toMillis() + "," + config.heartbeatTimeout.toMillis());
         cmd.add("-cp");
