@@ -58,7 +58,7 @@ class AotCacheTest {
         List<String> out = run(java, "-XX:AOTCache=" + cache, "-XX:AOTMode=on", "-Xlog:class+load=info",
                 "-cp", classPath, "demo.Sum");
         assertTrue(out.containsAll(DemoPrograms.SUM_OUTPUT), String.join("\n", out));
-        for (String cls : List.of("dev.weft.csp.Weft", "dev.weft.csp.runtime.Continuation", "demo.Sum")) {
+        for (String cls : List.of("dev.weft.csp.Weft", "dev.weft.csp.abi.Continuation", "demo.Sum")) {
             assertTrue(out.stream().anyMatch(l -> l.endsWith("] " + cls + " source: shared objects file")),
                     cls + " was not loaded from the AOT cache:\n" + String.join("\n", out));
         }

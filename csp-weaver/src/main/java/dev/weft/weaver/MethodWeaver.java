@@ -48,9 +48,9 @@ final class MethodWeaver implements Opcodes {
     static final String HAND_WOVEN = "dev/weft/csp/abi/HandWoven";
     private static final Set<String> HAND_WOVEN_PRIMITIVES =
             Set.of("park", "parkOn", "yield", "yieldIfDue", "yieldIfOthersWait");
-    private static final String CONT = "dev/weft/csp/abi/Continuation";
+    static final String CONT = "dev/weft/csp/abi/Continuation";
     private static final String CONT_DESC = "L" + CONT + ";";
-    private static final String SITE = "dev/weft/csp/abi/PauseSite";
+    static final String SITE = "dev/weft/csp/abi/PauseSite";
     private static final String SITE_DESC = "L" + SITE + ";";
     /** Binds the {@code invokedynamic} that gives a pause block its call's constant site. */
     private static final Handle SITE_BOOTSTRAP = new Handle(H_INVOKESTATIC, SITE, "bootstrap",

@@ -25,8 +25,8 @@ final class SaveMethods implements Opcodes {
     static final String NAME = "weft$save";
     /** The JVM's limit on parameter slots, less the site and the fiber. */
     private static final int MAX_VALUE_SLOTS = 255 - 2;
-    private static final String CONT = "dev/weft/csp/runtime/Continuation";
-    private static final Type SITE = Type.getObjectType("dev/weft/csp/runtime/PauseSite");
+    private static final String CONT = MethodWeaver.CONT;
+    private static final Type SITE = Type.getObjectType(MethodWeaver.SITE);
     private static final Type OBJECT = Type.getObjectType("java/lang/Object");
 
     private final ClassNode cls;
