@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -37,9 +38,12 @@ final class LaunchRun<R> implements AutoCloseable {
     private final Node node;
     private final int size;
     private final List<Process> started = new ArrayList<>();
+    private final SshWorkers ssh;
     /** The worker JVMs this machine started that have joined, by pid: their exit names their node. */
     private final Map<Long, String> joinedPids = new ConcurrentHashMap<>();
     private final List<Member> members = new ArrayList<>();
+    /** The indices of the workers that have joined (the join thread adds them; a timeout reads them). */
+    private final Set<Integer> joined = ConcurrentHashMap.newKeySet();
     /** Completed by the first failure, which {@link #firstFailure} holds. */
     private final CompletableFuture<Void> failure = new CompletableFuture<>();
     private final AtomicReference<LaunchException> firstFailure = new AtomicReference<>();
@@ -53,7 +57,8 @@ final class LaunchRun<R> implements AutoCloseable {
         this.programClass = programClass;
         this.args = args;
         this.program = (NetProgram<R>) Launcher.instantiate(programClass.getName());
-        this.size = config.localNodes + config.remoteNodes;
+        this.ssh = new SshWorkers(config);
+        this.size = config.localNodes + config.remoteNodes + config.sshHosts.size();
         try {
             this.node = Node.builder().serveNames().bind(config.host, config.port)
                     .heartbeat(config.heartbeatInterval, config.heartbeatTimeout).allow(program.allowedTypes()).start();
@@ -67,7 +72,19 @@ final class LaunchRun<R> implements AutoCloseable {
     R run() {
         NetConnectionServer<String, String> joins = node.connectionServer(Worker.JOIN);
         for (int i = 1; i < config.localNodes; i++) {
-            startWorkerJvm();
+            try {
+                watchExit(List.of(new ProcessBuilder(launcher.workerCommand(node.address().toString(),
+                        programClass.getName())).inheritIO().start()), "a worker JVM");
+            } catch (IOException e) {
+                fail("could not start a worker JVM", e);
+            }
+        }
+        for (String host : config.sshHosts) {
+            try {
+                watchExit(ssh.start(host, node.address().toString(), programClass.getName()), "the ssh worker on " + host);
+            } catch (IOException e) {
+                fail("could not start the ssh worker on " + host + ": " + e.getMessage(), e);
+            }
         }
         await(daemon("weft-launcher-join", () -> join(joins)), "waiting for " + (size - 1) + " workers to join",
                 config.joinTimeout.toMillis());
@@ -86,23 +103,24 @@ final class LaunchRun<R> implements AutoCloseable {
         return result.join();
     }
 
-    private void startWorkerJvm() {
-        try {
-            Process p = new ProcessBuilder(launcher.workerCommand(node.address().toString(), programClass.getName()))
-                    .inheritIO().start();
-            started.add(p);
-            p.onExit().thenAccept(ended -> {
-                String who = joinedPids.getOrDefault(ended.pid(), "a worker JVM (pid " + ended.pid() + ")");
-                if (ended.exitValue() != 0) {
-                    fail(who + " exited with code " + ended.exitValue(), null);
-                }
-            });
-        } catch (IOException e) {
-            fail("could not start a worker JVM", e);
-        }
+    /**
+     * Fails the run if the last of {@code processes} (a worker JVM, or the ssh that runs one) exits with an error:
+     * {@code what} names it until it has joined, then its node's name.
+     */
+    private void watchExit(List<Process> processes, String what) {
+        started.addAll(processes);
+        processes.get(processes.size() - 1).onExit().thenAccept(ended -> {
+            String who = joinedPids.getOrDefault(ended.pid(), what + " (pid " + ended.pid() + ")");
+            if (ended.exitValue() != 0) {
+                fail(who + " exited with code " + ended.exitValue(), null);
+            }
+        });
     }
 
-    /** Accepts every worker, gives each its index and a status channel, and hears it start. */
+    /**
+     * Accepts every worker, gives each its index (the one it asks for, as a cluster engine numbers its tasks, or
+     * else the lowest free one) and a status channel, and hears it start.
+     */
     private void join(NetConnectionServer<String, String> joins) {
         while (members.size() < size - 1) {
             String[] request = joins.accept().split("\n", -1);
@@ -110,9 +128,16 @@ final class LaunchRun<R> implements AutoCloseable {
                 joins.reply("refused\nthis launcher runs " + programClass.getName() + ", not " + request[0]);
                 continue;
             }
-            int index = members.size() + 1;
+            int asked = request.length > 3 ? Integer.parseInt(request[3]) : Worker.ANY_INDEX;
+            if (asked != Worker.ANY_INDEX && (asked < 1 || asked >= size || joined.contains(asked))) {
+                joins.reply("refused\nnode " + asked + (asked < 1 || asked >= size ? " is not a worker of a run on "
+                        + size + " nodes" : " has joined already"));
+                continue;
+            }
+            int index = asked != Worker.ANY_INDEX ? asked : lowestFree();
             NetChannelLocation control = NetChannelLocation.parse(request[2]);
-            String name = "node " + index + " (" + control.node() + ", pid " + request[1] + ")";
+            String label = request.length > 4 && !request[4].isEmpty() ? request[4] + ", " : "";
+            String name = "node " + index + " (" + label + control.node() + ", pid " + request[1] + ")";
             NetChannelInput<String> status = node.net2one();
             joins.reply(index + "\n" + size + "\n" + status.location() + "\n" + String.join("\n", args));
             joinedPids.put(Long.parseLong(request[1]), name);
@@ -122,8 +147,28 @@ final class LaunchRun<R> implements AutoCloseable {
             } catch (PoisonException e) {
                 throw new LaunchException(name + " was lost as it joined: " + e.getMessage(), e);
             }
+            joined.add(index);
             members.add(m);
         }
+    }
+
+    private int lowestFree() {
+        int i = 1;
+        while (joined.contains(i)) {
+            i++;
+        }
+        return i;
+    }
+
+    /** The workers that have not joined, for messages: "nodes 2, 3". */
+    private String missing() {
+        List<String> missing = new ArrayList<>();
+        for (int i = 1; i < size; i++) {
+            if (!joined.contains(i)) {
+                missing.add(Integer.toString(i));
+            }
+        }
+        return (missing.size() == 1 ? "node " : "nodes ") + String.join(", ", missing);
     }
 
     /** A worker's status: "done", "failed ...", or its link lost. */
@@ -157,7 +202,8 @@ final class LaunchRun<R> implements AutoCloseable {
         try {
             CompletableFuture.anyOf(step, failure).get(millis, TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
-            fail("timed out " + doing + " (" + members.size() + " of " + (size - 1) + " workers joined)", e);
+            fail("timed out " + doing + " (" + joined.size() + " of " + (size - 1) + " workers joined; " + missing()
+                    + (joined.size() == size - 2 ? " has" : " have") + " not)", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             fail("interrupted " + doing, e);
@@ -212,6 +258,7 @@ final class LaunchRun<R> implements AutoCloseable {
             // the hook is running or has run
         }
         node.close();
+        ssh.close();
         scheduler.close(); // its carriers stop once node 0's part has ended
     }
 
