@@ -12,7 +12,6 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -41,9 +40,9 @@ final class LaunchRun<R> implements AutoCloseable {
     private final SshWorkers ssh;
     /** The worker JVMs this machine started that have joined, by pid: their exit names their node. */
     private final Map<Long, String> joinedPids = new ConcurrentHashMap<>();
+    /** The names of the workers that have joined, by index (the join thread adds them; a timeout reads them). */
+    private final Map<Integer, String> joinedNames = new ConcurrentHashMap<>();
     private final List<Member> members = new ArrayList<>();
-    /** The indices of the workers that have joined (the join thread adds them; a timeout reads them). */
-    private final Set<Integer> joined = ConcurrentHashMap.newKeySet();
     /** Completed by the first failure, which {@link #firstFailure} holds. */
     private final CompletableFuture<Void> failure = new CompletableFuture<>();
     private final AtomicReference<LaunchException> firstFailure = new AtomicReference<>();
@@ -74,14 +73,16 @@ final class LaunchRun<R> implements AutoCloseable {
         for (int i = 1; i < config.localNodes; i++) {
             try {
                 watchExit(List.of(new ProcessBuilder(launcher.workerCommand(node.address().toString(),
-                        programClass.getName())).inheritIO().start()), "a worker JVM");
+                        programClass.getName())).inheritIO().start()), Worker.ANY_INDEX, "a worker JVM");
             } catch (IOException e) {
                 fail("could not start a worker JVM", e);
             }
         }
-        for (String host : config.sshHosts) {
+        for (int i = 0; i < config.sshHosts.size(); i++) {
+            String host = config.sshHosts.get(i);
             try {
-                watchExit(ssh.start(host, node.address().toString(), programClass.getName()), "the ssh worker on " + host);
+                watchExit(ssh.start(host, firstSshNode() + i, node.address().toString(), programClass.getName()),
+                        firstSshNode() + i, "the ssh worker on " + host);
             } catch (IOException e) {
                 fail("could not start the ssh worker on " + host + ": " + e.getMessage(), e);
             }
@@ -105,12 +106,14 @@ final class LaunchRun<R> implements AutoCloseable {
 
     /**
      * Fails the run if the last of {@code processes} (a worker JVM, or the ssh that runs one) exits with an error:
-     * {@code what} names it until it has joined, then its node's name.
+     * {@code what} names it until it has joined, then its node's name (found by its pid here, or by its
+     * {@code index} when it was given one).
      */
-    private void watchExit(List<Process> processes, String what) {
+    private void watchExit(List<Process> processes, int index, String what) {
         started.addAll(processes);
         processes.get(processes.size() - 1).onExit().thenAccept(ended -> {
-            String who = joinedPids.getOrDefault(ended.pid(), what + " (pid " + ended.pid() + ")");
+            String joinedAs = index == Worker.ANY_INDEX ? joinedPids.get(ended.pid()) : joinedNames.get(index);
+            String who = joinedAs != null ? joinedAs : what + " (pid " + ended.pid() + ")";
             if (ended.exitValue() != 0) {
                 fail(who + " exited with code " + ended.exitValue(), null);
             }
@@ -129,7 +132,7 @@ final class LaunchRun<R> implements AutoCloseable {
                 continue;
             }
             int asked = request.length > 3 ? Integer.parseInt(request[3]) : Worker.ANY_INDEX;
-            if (asked != Worker.ANY_INDEX && (asked < 1 || asked >= size || joined.contains(asked))) {
+            if (asked != Worker.ANY_INDEX && (asked < 1 || asked >= size || joinedNames.containsKey(asked))) {
                 joins.reply("refused\nnode " + asked + (asked < 1 || asked >= size ? " is not a worker of a run on "
                         + size + " nodes" : " has joined already"));
                 continue;
@@ -141,30 +144,36 @@ final class LaunchRun<R> implements AutoCloseable {
             NetChannelInput<String> status = node.net2one();
             joins.reply(index + "\n" + size + "\n" + status.location() + "\n" + String.join("\n", args));
             joinedPids.put(Long.parseLong(request[1]), name);
+            joinedNames.put(index, name);
             Member m = new Member(index, name, node.one2net(control), status);
             try {
                 status.read(); // started
             } catch (PoisonException e) {
                 throw new LaunchException(name + " was lost as it joined: " + e.getMessage(), e);
             }
-            joined.add(index);
             members.add(m);
         }
     }
 
+    /** The lowest index that no worker has and none of the ssh hosts is given (they are numbered in order). */
     private int lowestFree() {
         int i = 1;
-        while (joined.contains(i)) {
+        while (joinedNames.containsKey(i) || i >= firstSshNode() && i < firstSshNode() + config.sshHosts.size()) {
             i++;
         }
         return i;
+    }
+
+    /** The index of the first ssh host's node: they come after this machine's. */
+    private int firstSshNode() {
+        return config.localNodes;
     }
 
     /** The workers that have not joined, for messages: "nodes 2, 3". */
     private String missing() {
         List<String> missing = new ArrayList<>();
         for (int i = 1; i < size; i++) {
-            if (!joined.contains(i)) {
+            if (!joinedNames.containsKey(i)) {
                 missing.add(Integer.toString(i));
             }
         }
@@ -202,8 +211,8 @@ final class LaunchRun<R> implements AutoCloseable {
         try {
             CompletableFuture.anyOf(step, failure).get(millis, TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
-            fail("timed out " + doing + " (" + joined.size() + " of " + (size - 1) + " workers joined; " + missing()
-                    + (joined.size() == size - 2 ? " has" : " have") + " not)", e);
+            fail("timed out " + doing + " (" + joinedNames.size() + " of " + (size - 1) + " workers joined; " + missing()
+                    + (joinedNames.size() == size - 2 ? " has" : " have") + " not)", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             fail("interrupted " + doing, e);

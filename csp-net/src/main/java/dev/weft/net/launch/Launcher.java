@@ -174,7 +174,8 @@ public final class Launcher {
 
         /**
          * Run a worker on each of {@code hosts} ({@code host} or {@code user@host}; a host named twice runs two)
-         * with {@code ssh host java ... Worker}, beside the local ones: ssh must log in without a password
+         * with {@code ssh host java ... Worker}, beside the local ones, numbered in order after them (with
+         * {@code nodes(1)}, the first host is node 1): ssh must log in without a password
          * ({@code BatchMode}), and node 0 must {@link #bind} to an address the hosts reach. Each worker listens on
          * its host name as given here. See {@link #sharedClassPath} for how the class path gets there.
          */

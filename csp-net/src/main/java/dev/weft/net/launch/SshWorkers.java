@@ -35,10 +35,10 @@ final class SshWorkers implements AutoCloseable {
     }
 
     /**
-     * Starts the worker for {@code host} ({@code [user@]host}), which joins node 0 at {@code launcher}: the ssh
+     * Starts node {@code index} on {@code host} ({@code [user@]host}), which joins node 0 at {@code launcher}: the ssh
      * process's exit is the worker's (255 if ssh itself failed). Returns every process started for it, ssh last.
      */
-    List<Process> start(String host, String launcher, String programClass) throws IOException {
+    List<Process> start(String host, int index, String launcher, String programClass) throws IOException {
         String bind = host.substring(host.indexOf('@') + 1);
         List<String> java = new ArrayList<>();
         java.add(config.sshJava);
@@ -46,6 +46,7 @@ final class SshWorkers implements AutoCloseable {
         java.add("-Dweft.heartbeat=" + config.heartbeatInterval.toMillis() + "," + config.heartbeatTimeout.toMillis());
         java.add("-Dweft.bind=" + bind);
         java.add("-Dweft.label=ssh " + host);
+        java.add("-Dweft.index=" + index);
         List<String> ssh = new ArrayList<>(List.of("ssh", "-o", "BatchMode=yes"));
         ssh.addAll(config.sshOptions);
         ssh.add(host);
@@ -64,7 +65,7 @@ final class SshWorkers implements AutoCloseable {
                     .redirectError(ProcessBuilder.Redirect.INHERIT);
             return ProcessBuilder.startPipeline(List.of(tar, remoteWorker));
         }
-        java.addAll(List.of("-cp", String.join(":", localClassPath), Worker.class.getName(), launcher, programClass));
+        java.addAll(List.of("-cp", System.getProperty("java.class.path"), Worker.class.getName(), launcher, programClass));
         ssh.add(shell(java));
         Process p = new ProcessBuilder(ssh).redirectOutput(ProcessBuilder.Redirect.INHERIT)
                 .redirectError(ProcessBuilder.Redirect.INHERIT).start();
