@@ -6,7 +6,7 @@ import java.util.Map;
 /**
  * The command every task runs under a cluster engine that starts all the tasks itself:
  * {@code java -cp <class path> dev.weft.net.launch.ClusterTask <slurm|kubernetes> <program class> [args...]}.
- * Each task finds its place in the engine's environment ({@link SlurmPlacement}, {@link KubernetesPlacement}):
+ * Each task finds its place in the engine's environment (Slurm's task variables, or a Kubernetes indexed Job's):
  * task 0 is node 0, which listens where the others look for it, waits for them, prints the program's result and
  * exits with 0, or with 1 and the {@link LaunchException} naming the task that failed or was lost; every other
  * task is a {@link Worker} that joins it as the node of its own index. {@code -Dweft.heartbeat=<interval ms>,<timeout
