@@ -100,7 +100,6 @@ class KubernetesPlacementTest {
             assertTrue(err.contains("node 2 (pod sum-2, sum-2.sum:"), err);
             long tookMs = ended - EngineTasks.killedAt(err);
             assertTrue(tookMs < EngineTasks.HEARTBEAT_TIMEOUT_MS + 2000, "took " + tookMs + " ms");
-            assertTrue(pods.get(1).process().waitFor(30, TimeUnit.SECONDS), "the other worker ends when node 0 does");
         } finally {
             pods.forEach(p -> p.process().destroyForcibly());
         }
