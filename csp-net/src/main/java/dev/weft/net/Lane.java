@@ -62,7 +62,12 @@ final class Lane {
     void deliver(byte[] bytes) {
         long mine = awaitCredit();
         Route r = sending;
-        send(r, mine, Protocol.VALUE, bytes);
+        try {
+            send(r, mine, Protocol.VALUE, bytes);
+        } catch (RuntimeException e) { // too long for the link: nothing was sent, the lane's credit stays
+            returnCredit();
+            throw e;
+        }
         awaitAnswer(r, mine);
     }
 

@@ -37,8 +37,11 @@ final class LaunchRun<R> implements AutoCloseable {
     private final Node node;
     private final int size;
     private final List<Process> started = new ArrayList<>();
+    private final SshWorkers ssh;
     /** The worker JVMs this machine started that have joined, by pid: their exit names their node. */
     private final Map<Long, String> joinedPids = new ConcurrentHashMap<>();
+    /** The names of the workers that have joined, by index (the join thread adds them; a timeout reads them). */
+    private final Map<Integer, String> joinedNames = new ConcurrentHashMap<>();
     private final List<Member> members = new ArrayList<>();
     /** Completed by the first failure, which {@link #firstFailure} holds. */
     private final CompletableFuture<Void> failure = new CompletableFuture<>();
@@ -53,7 +56,8 @@ final class LaunchRun<R> implements AutoCloseable {
         this.programClass = programClass;
         this.args = args;
         this.program = (NetProgram<R>) Launcher.instantiate(programClass.getName());
-        this.size = config.localNodes + config.remoteNodes;
+        this.ssh = new SshWorkers(config);
+        this.size = config.localNodes + config.remoteNodes + config.sshHosts.size();
         try {
             this.node = Node.builder().serveNames().bind(config.host, config.port)
                     .heartbeat(config.heartbeatInterval, config.heartbeatTimeout).allow(program.allowedTypes()).start();
@@ -67,7 +71,21 @@ final class LaunchRun<R> implements AutoCloseable {
     R run() {
         NetConnectionServer<String, String> joins = node.connectionServer(Worker.JOIN);
         for (int i = 1; i < config.localNodes; i++) {
-            startWorkerJvm();
+            try {
+                watchExit(List.of(new ProcessBuilder(launcher.workerCommand(node.address().toString(),
+                        programClass.getName())).inheritIO().start()), Worker.ANY_INDEX, "a worker JVM");
+            } catch (IOException e) {
+                fail("could not start a worker JVM", e);
+            }
+        }
+        for (int i = 0; i < config.sshHosts.size(); i++) {
+            String host = config.sshHosts.get(i);
+            try {
+                watchExit(ssh.start(host, firstSshNode() + i, node.address().toString(), programClass.getName()),
+                        firstSshNode() + i, "the ssh worker on " + host);
+            } catch (IOException e) {
+                fail("could not start the ssh worker on " + host + ": " + e.getMessage(), e);
+            }
         }
         await(daemon("weft-launcher-join", () -> join(joins)), "waiting for " + (size - 1) + " workers to join",
                 config.joinTimeout.toMillis());
@@ -86,23 +104,26 @@ final class LaunchRun<R> implements AutoCloseable {
         return result.join();
     }
 
-    private void startWorkerJvm() {
-        try {
-            Process p = new ProcessBuilder(launcher.workerCommand(node.address().toString(), programClass.getName()))
-                    .inheritIO().start();
-            started.add(p);
-            p.onExit().thenAccept(ended -> {
-                String who = joinedPids.getOrDefault(ended.pid(), "a worker JVM (pid " + ended.pid() + ")");
-                if (ended.exitValue() != 0) {
-                    fail(who + " exited with code " + ended.exitValue(), null);
-                }
-            });
-        } catch (IOException e) {
-            fail("could not start a worker JVM", e);
-        }
+    /**
+     * Fails the run if the last of {@code processes} (a worker JVM, or the ssh that runs one) exits with an error:
+     * {@code what} names it until it has joined, then its node's name (found by its pid here, or by its
+     * {@code index} when it was given one).
+     */
+    private void watchExit(List<Process> processes, int index, String what) {
+        started.addAll(processes);
+        processes.get(processes.size() - 1).onExit().thenAccept(ended -> {
+            String joinedAs = index == Worker.ANY_INDEX ? joinedPids.get(ended.pid()) : joinedNames.get(index);
+            String who = joinedAs != null ? joinedAs : what + " (pid " + ended.pid() + ")";
+            if (ended.exitValue() != 0) {
+                fail(who + " exited with code " + ended.exitValue(), null);
+            }
+        });
     }
 
-    /** Accepts every worker, gives each its index and a status channel, and hears it start. */
+    /**
+     * Accepts every worker, gives each its index (the one it asks for, as a cluster engine numbers its tasks, or
+     * else the lowest free one) and a status channel, and hears it start.
+     */
     private void join(NetConnectionServer<String, String> joins) {
         while (members.size() < size - 1) {
             String[] request = joins.accept().split("\n", -1);
@@ -110,12 +131,20 @@ final class LaunchRun<R> implements AutoCloseable {
                 joins.reply("refused\nthis launcher runs " + programClass.getName() + ", not " + request[0]);
                 continue;
             }
-            int index = members.size() + 1;
+            int asked = request.length > 3 ? Integer.parseInt(request[3]) : Worker.ANY_INDEX;
+            if (asked != Worker.ANY_INDEX && (asked < 1 || asked >= size || joinedNames.containsKey(asked))) {
+                joins.reply("refused\nnode " + asked + (asked < 1 || asked >= size ? " is not a worker of a run on "
+                        + size + " nodes" : " has joined already"));
+                continue;
+            }
+            int index = asked != Worker.ANY_INDEX ? asked : lowestFree();
             NetChannelLocation control = NetChannelLocation.parse(request[2]);
-            String name = "node " + index + " (" + control.node() + ", pid " + request[1] + ")";
+            String label = request.length > 4 && !request[4].isEmpty() ? request[4] + ", " : "";
+            String name = "node " + index + " (" + label + control.node() + ", pid " + request[1] + ")";
             NetChannelInput<String> status = node.net2one();
             joins.reply(index + "\n" + size + "\n" + status.location() + "\n" + String.join("\n", args));
             joinedPids.put(Long.parseLong(request[1]), name);
+            joinedNames.put(index, name);
             Member m = new Member(index, name, node.one2net(control), status);
             try {
                 status.read(); // started
@@ -124,6 +153,31 @@ final class LaunchRun<R> implements AutoCloseable {
             }
             members.add(m);
         }
+    }
+
+    /** The lowest index that no worker has and none of the ssh hosts is given (they are numbered in order). */
+    private int lowestFree() {
+        int i = 1;
+        while (joinedNames.containsKey(i) || i >= firstSshNode() && i < firstSshNode() + config.sshHosts.size()) {
+            i++;
+        }
+        return i;
+    }
+
+    /** The index of the first ssh host's node: they come after this machine's. */
+    private int firstSshNode() {
+        return config.localNodes;
+    }
+
+    /** The workers that have not joined, for messages: "nodes 2, 3". */
+    private String missing() {
+        List<String> missing = new ArrayList<>();
+        for (int i = 1; i < size; i++) {
+            if (!joinedNames.containsKey(i)) {
+                missing.add(Integer.toString(i));
+            }
+        }
+        return (missing.size() == 1 ? "node " : "nodes ") + String.join(", ", missing);
     }
 
     /** A worker's status: "done", "failed ...", or its link lost. */
@@ -157,7 +211,8 @@ final class LaunchRun<R> implements AutoCloseable {
         try {
             CompletableFuture.anyOf(step, failure).get(millis, TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
-            fail("timed out " + doing + " (" + members.size() + " of " + (size - 1) + " workers joined)", e);
+            fail("timed out " + doing + " (" + joinedNames.size() + " of " + (size - 1) + " workers joined; " + missing()
+                    + (joinedNames.size() == size - 2 ? " has" : " have") + " not)", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             fail("interrupted " + doing, e);
@@ -212,6 +267,7 @@ final class LaunchRun<R> implements AutoCloseable {
             // the hook is running or has run
         }
         node.close();
+        ssh.close();
         scheduler.close(); // its carriers stop once node 0's part has ended
     }
 

@@ -6,11 +6,13 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.BiConsumer;
 
 /**
  * Runs a {@link NetProgram} on a network of nodes: this JVM is node 0 (and the name server); the others are
  * worker JVMs that the launcher starts on this machine, and any started by hand elsewhere
- * ({@link Worker}). It waits for every node to join, runs the program on all of them, returns node 0's
+ * ({@link Worker}) or over ssh ({@link Builder#sshHosts}); under a cluster engine that starts every task itself
+ * (Slurm, Kubernetes), each task runs {@link ClusterTask} instead. It waits for every node to join, runs the program on all of them, returns node 0's
  * result, and shuts everything down. If a node dies, is lost (heartbeats) or fails its part, the run is
  * aborted within the heartbeat timeout: the remaining workers are stopped, the JVMs it started destroyed,
  * and {@link #run} throws a {@link LaunchException} naming the node.
@@ -40,14 +42,27 @@ public final class Launcher {
             System.err.println("usage: Launcher <nodes> <program class> [args...]");
             System.exit(2);
         }
+        runAndPrint(builder().nodes(Integer.parseInt(args[0])).build(), args[1], List.of(args).subList(2, args.length));
+    }
+
+    /** Runs {@code programClass} with {@code args} and prints its result; prints the failure and exits with 1 if it fails. */
+    static void runAndPrint(Launcher launcher, String programClass, List<String> args) {
         try {
-            Object result = builder().nodes(Integer.parseInt(args[0])).build()
-                    .run(programClass(args[1]), List.of(args).subList(2, args.length).toArray(new String[0]));
+            Object result = launcher.run(programClass(programClass), args.toArray(new String[0]));
             String shown = Arrays.deepToString(new Object[] {result}); // arrays by their elements
             System.out.println(shown.substring(1, shown.length() - 1));
         } catch (LaunchException e) {
             System.err.println(e.getMessage());
             System.exit(1);
+        }
+    }
+
+    /** Hands the heartbeat of system property {@code weft.heartbeat} ("interval ms,timeout ms"), if set, to {@code set}. */
+    static void heartbeatProperty(BiConsumer<Duration, Duration> set) {
+        String heartbeat = System.getProperty("weft.heartbeat");
+        if (heartbeat != null) {
+            String[] ms = heartbeat.split(",");
+            set.accept(Duration.ofMillis(Long.parseLong(ms[0].trim())), Duration.ofMillis(Long.parseLong(ms[1].trim())));
         }
     }
 
@@ -80,6 +95,10 @@ public final class Launcher {
         return cmd;
     }
 
+    private static boolean isLoopback(String host) {
+        return host.equals("localhost") || host.startsWith("127.") || host.equals("::1");
+    }
+
     @SuppressWarnings("unchecked")
     private static <R> Class<? extends NetProgram<R>> programClass(String name) {
         return (Class<? extends NetProgram<R>>) instantiate(name).getClass();
@@ -105,6 +124,10 @@ public final class Launcher {
         Duration heartbeatTimeout = Duration.ofSeconds(5);
         Duration joinTimeout = Duration.ofSeconds(60);
         final List<String> jvmArgs = new ArrayList<>();
+        final List<String> sshHosts = new ArrayList<>();
+        final List<String> sshOptions = new ArrayList<>();
+        String sshJava = "java";
+        boolean shipClassPath = true;
 
         private Builder() {
         }
@@ -153,8 +176,51 @@ public final class Launcher {
             return this;
         }
 
+        /**
+         * Run a worker on each of {@code hosts} ({@code host} or {@code user@host}; a host named twice runs two)
+         * with {@code ssh host java ... Worker}, beside the local ones, numbered in order after them (with
+         * {@code nodes(1)}, the first host is node 1): ssh must log in without a password
+         * ({@code BatchMode}), and node 0 must {@link #bind} to an address the hosts reach. Each worker listens on
+         * its host name as given here. See {@link #sharedClassPath} for how the class path gets there.
+         */
+        public Builder sshHosts(String... hosts) {
+            for (String h : hosts) {
+                if (h.isBlank() || h.contains(" ")) {
+                    throw new IllegalArgumentException("'" + h + "' is not an ssh host: give host or user@host,"
+                            + " and ssh options to sshOptions");
+                }
+                sshHosts.add(h);
+            }
+            return this;
+        }
+
+        /** Options for every {@code ssh} call, e.g. {@code "-i", "key", "-p", "2222"}. */
+        public Builder sshOptions(String... options) {
+            sshOptions.addAll(List.of(options));
+            return this;
+        }
+
+        /** The java command on the ssh hosts; default {@code java} (on the remote PATH). */
+        public Builder sshJava(String command) {
+            this.sshJava = Objects.requireNonNull(command, "command");
+            return this;
+        }
+
+        /**
+         * The ssh hosts have this JVM's class path at the same paths (a shared file system): nothing is shipped.
+         * Without this, each ssh worker gets the class path down its ssh connection, as jars.
+         */
+        public Builder sharedClassPath() {
+            this.shipClassPath = false;
+            return this;
+        }
+
         /** The launcher. */
         public Launcher build() {
+            if (!sshHosts.isEmpty() && isLoopback(host) && !sshHosts.stream().allMatch(h -> isLoopback(h.substring(h.indexOf('@') + 1)))) {
+                throw new IllegalArgumentException("node 0 listens on " + host + ", which the ssh hosts " + sshHosts
+                        + " cannot reach: bind(host, port) to an address of this machine that they can");
+            }
             return new Launcher(this);
         }
     }

@@ -10,7 +10,6 @@ import dev.weft.net.NetChannelLocation;
 import dev.weft.net.NetChannelOutput;
 import dev.weft.net.Node;
 import dev.weft.net.NodeAddress;
-import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 
@@ -24,6 +23,8 @@ import java.util.List;
 public final class Worker {
     /** The connection server through which workers join a launcher. */
     static final String JOIN = "weft.launch.join";
+    /** A worker that takes the index the launcher gives it. */
+    static final int ANY_INDEX = -1;
     /** How long a worker tries to reach a launcher that is not up yet. */
     private static final long JOIN_WAIT_MS = 60_000;
     /** Set once this worker's part has ended: its own node's close then ends the control channel, not the launcher. */
@@ -34,35 +35,38 @@ public final class Worker {
 
     /** Joins the launcher at {@code args[0]} and runs program {@code args[1]}. */
     public static void main(String[] args) {
-        NodeAddress launcher = NodeAddress.parse(args[0]);
-        NetProgram<?> program = Launcher.instantiate(args[1]);
+        System.exit(run(NodeAddress.parse(args[0]), args[1], Integer.getInteger("weft.index", ANY_INDEX),
+                System.getProperty("weft.label", ""), System.getProperty("weft.bind")));
+    }
+
+    /**
+     * Joins the launcher at {@code launcher} as node {@code index} ({@link #ANY_INDEX}: the launcher chooses),
+     * runs its part of {@code programClass}, and returns the exit code; {@code label} says how the engine that
+     * started it names it ("" for none), {@code bind} where it listens (null: 127.0.0.1).
+     */
+    static int run(NodeAddress launcher, String programClass, int index, String label, String bind) {
+        NetProgram<?> program = Launcher.instantiate(programClass);
         Node.Builder b = Node.builder().nameServer(launcher).allow(program.allowedTypes());
-        String bind = System.getProperty("weft.bind");
         if (bind != null) {
             b.bind(bind, 0);
         }
-        String heartbeat = System.getProperty("weft.heartbeat"); // "interval,timeout" in ms
-        if (heartbeat != null) {
-            String[] ms = heartbeat.split(",");
-            b.heartbeat(Duration.ofMillis(Long.parseLong(ms[0])), Duration.ofMillis(Long.parseLong(ms[1])));
-        }
-        int code;
+        Launcher.heartbeatProperty(b::heartbeat);
         try (Scheduler s = Scheduler.create(Runtime.getRuntime().availableProcessors());
              Node node = b.start()) { // its own I/O thread: see LaunchRun
-            code = joinAndRun(node, s, program, args[1]);
+            return joinAndRun(node, s, program, programClass, index, label);
         }
-        System.exit(code);
     }
 
-    private static int joinAndRun(Node node, Scheduler s, NetProgram<?> program, String programClass) {
+    private static int joinAndRun(Node node, Scheduler s, NetProgram<?> program, String programClass, int index,
+                                  String label) {
         NetChannelInput<String> control = node.net2one();
-        String[] reply = join(node, programClass + "\n" + ProcessHandle.current().pid() + "\n" + control.location())
-                .split("\n", -1);
+        String[] reply = join(node, programClass + "\n" + ProcessHandle.current().pid() + "\n" + control.location()
+                + "\n" + index + "\n" + label.replace('\n', ' ')).split("\n", -1);
         if (reply[0].equals("refused")) {
             System.err.println("the launcher refused this worker: " + reply[1]);
             return 2;
         }
-        int index = Integer.parseInt(reply[0]);
+        int given = Integer.parseInt(reply[0]);
         int size = Integer.parseInt(reply[1]);
         NetChannelOutput<String> status = node.one2net(NetChannelLocation.parse(reply[2]));
         List<String> args = Arrays.asList(reply).subList(3, reply.length);
@@ -72,7 +76,7 @@ public final class Worker {
         watch.setDaemon(true);
         watch.start();
         try {
-            Weft.run(s, () -> program.run(new Cluster(node, index, size, args)));
+            Weft.run(s, () -> program.run(new Cluster(node, given, size, args)));
         } catch (RuntimeException | Error e) {
             ending = true;
             e.printStackTrace();

@@ -70,7 +70,8 @@ final class Connection extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
-        mine = Hello.of(links.self(), links.incarnation, dialling ? link.id : 0, links.secret != null);
+        mine = Hello.of(links.self(), links.incarnation, dialling ? link.id : 0, links.secret != null,
+                links.config.maxFrameBytes());
         ctx.writeAndFlush(mine.frame());
         handshakeTimer = ctx.executor().schedule(
                 () -> fail("no handshake from " + who() + " within " + Links.seconds(links.config.heartbeatTimeout())),
@@ -97,6 +98,11 @@ final class Connection extends ChannelInboundHandlerAdapter {
                 case UP -> up(frame);
                 case CLOSED -> { } // the rest of a read that came in before we closed
             }
+        } catch (Hello.VersionMismatch e) {
+            String why = who() + " " + e.getMessage();
+            LOG.log(System.Logger.Level.WARNING, why);
+            this.why = why;
+            close(why); // the peer hears both versions too
         } catch (ProtocolException e) {
             fail(who() + " " + e.getMessage());
         }
@@ -149,14 +155,14 @@ final class Connection extends ChannelInboundHandlerAdapter {
         } else {
             state = State.UP;
             channel.writeAndFlush(new Frame(Control.ACCEPT, 0, link.id));
-            link.up(this, theirs.incarnation(), theirs.link());
+            link.up(this, theirs, theirs.link());
         }
     }
 
     private void verdict(Frame frame) throws ProtocolException {
         if (frame.type() == Control.ACCEPT) {
             state = State.UP;
-            link.up(this, theirs.incarnation(), frame.number());
+            link.up(this, theirs, frame.number());
         } else if (frame.type() == Control.REDUNDANT) {
             link.redundant(this);
             state = State.CLOSED;

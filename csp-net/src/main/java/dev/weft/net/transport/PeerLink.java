@@ -18,6 +18,8 @@ final class PeerLink extends QueuedLink {
     private boolean dialling;
     private long peerIncarnation;
     private long peerLink;
+    /** The protocol version spoken on the link, once up. */
+    private volatile int version;
     /** Drains that wrote frames, and frames they wrote (only the loop writes them; tests read them). */
     private volatile long flushes;
     private volatile long framesWritten;
@@ -78,6 +80,11 @@ final class PeerLink extends QueuedLink {
         return peerIncarnation;
     }
 
+    /** The protocol version the link speaks, once up (see {@link Hello}). */
+    int version() {
+        return version;
+    }
+
     /** The peer's id for the link, once up. */
     long peerLink() {
         return peerLink;
@@ -89,17 +96,21 @@ final class PeerLink extends QueuedLink {
     }
 
     /**
-     * The handshake kept {@code c} for this link: the peer at its other end has {@code peerIncarnation} and calls
-     * the link {@code peerLink}. Queued frames go out.
+     * The handshake kept {@code c} for this link: the peer at its other end said {@code peer} and calls the link
+     * {@code peerLink}. From now on the link speaks the version they agreed on. Queued frames go out.
      */
-    void up(Connection c, long peerIncarnation, long peerLink) {
+    void up(Connection c, Hello peer, long peerLink) {
         Connection ours = dial;
         dial = null; // first: closing it may report its end at once, which must not lose the link
         if (ours != null && ours != c) {
             ours.close(null); // the peer's connection won a simultaneous connect: ours was never used
         }
-        this.peerIncarnation = peerIncarnation;
+        this.peerIncarnation = peer.incarnation();
         this.peerLink = peerLink;
+        this.version = peer.version();
+        if (peer.maxFrameBytes() > 0) {
+            limitFrames(peer.maxFrameBytes(), "peer " + peer() + "'s");
+        }
         connection = c;
         scheduleDrain();
     }

@@ -17,7 +17,10 @@ abstract class QueuedLink implements Link {
     private final NodeAddress peer;
     final EventLoop loop;
     private final LinkListener listener;
-    private final int maxFrameBytes;
+    /** The longest frame sent: this node's maxFrameBytes, or the peer's if it said a smaller one (a volatile read per frame). */
+    private volatile int maxFrameBytes;
+    /** Whose limit {@link #maxFrameBytes} is, for messages. */
+    private volatile String whoseLimit = "this node's";
     private final Queue<Frame> queue = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
     private final AtomicBoolean lost = new AtomicBoolean();
@@ -52,7 +55,8 @@ abstract class QueuedLink implements Link {
      * {@inheritDoc}
      *
      * @throws IllegalArgumentException if the frame's type belongs to the transport (below 16) or the frame is
-     *                                  longer than the node's {@code maxFrameBytes}
+     *                                  longer than the node's {@code maxFrameBytes}, or than the peer's once it
+     *                                  said a smaller one: the write fails at its writer, the link goes on
      */
     @Override
     public final void send(Frame frame) {
@@ -60,9 +64,10 @@ abstract class QueuedLink implements Link {
             throw new IllegalArgumentException("frame type " + frame.type() + " belongs to the transport; the channel layer's types are "
                     + Frame.FIRST_CHANNEL_TYPE + " to 127");
         }
-        if (Frame.HEADER_BYTES + frame.payload().length > maxFrameBytes) {
+        int limit = maxFrameBytes;
+        if (Frame.HEADER_BYTES + frame.payload().length > limit) {
             throw new IllegalArgumentException("a frame of " + (Frame.HEADER_BYTES + frame.payload().length)
-                    + " bytes is longer than maxFrameBytes " + maxFrameBytes);
+                    + " bytes is longer than " + whoseLimit + " maxFrameBytes " + limit);
         }
         if (lost.get()) {
             return;
@@ -73,6 +78,18 @@ abstract class QueuedLink implements Link {
             return;
         }
         scheduleDrain();
+    }
+
+    /**
+     * The peer accepts frames of at most {@code peerMax} bytes ({@code whose} limit, for messages): a longer frame
+     * fails at its sender instead of losing the link at the peer. Frames queued before are checked only against
+     * this node's own limit.
+     */
+    final void limitFrames(int peerMax, String whose) {
+        if (peerMax < maxFrameBytes) {
+            whoseLimit = whose;
+            maxFrameBytes = peerMax;
+        }
     }
 
     /** Schedules a drain unless one is pending or the link is not ready. */

@@ -55,16 +55,20 @@ class HandshakeTest {
             }
             try (RawPeer raw = RawPeer.accept(server)) {
                 ByteBuffer hello = ByteBuffer.wrap(raw.readHello());
-                hello.position(7);
+                hello.position(9); // magic, newest and oldest version, flags
                 long incarnation = hello.getLong();
                 long linkId = hello.getLong();
                 hello.position(hello.position() + 16);
                 int port = Short.toUnsignedInt(hello.getShort());
-                String host = StandardCharsets.UTF_8.decode(hello).toString();
+                byte[] hostBytes = new byte[hello.getShort()];
+                hello.get(hostBytes);
+                String host = new String(hostBytes, StandardCharsets.UTF_8);
+                assertEquals(1 << 20, hello.getInt(), "version 3: the node's maxFrameBytes");
+                assertEquals(0, hello.remaining());
                 assertEquals(node.address(), new NodeAddress(host, port), "the hello carries the node's listening address");
                 assertNotEquals(0, incarnation);
                 assertNotEquals(0, linkId, "a dialler names its link");
-                raw.writeFrame(0, 0, 0, RawPeer.hello(rawAddress, 1, false, 77, 0));
+                raw.writeFrame(0, 0, 0, RawPeer.hello(rawAddress, false, 77, 0));
                 raw.writeFrame(2, 0, 123, new byte[0]);
                 for (int i = 0; i < 10; i++) {
                     assertEquals(i, raw.readNonPing().number(), "queued frames go out after the handshake, in order");
@@ -82,9 +86,9 @@ class HandshakeTest {
     void aWrongMagicAWrongVersionOrAChannelFrameFirstClosesTheConnectionAndDeliversNothing() throws Exception {
         Recorder r = new Recorder();
         try (Transport node = Transport.start(config(), r, dev.weft.net.TestCarriers.loops())) {
-            byte[] wrongMagic = RawPeer.hello(RAW, 1, false, 1, 1);
+            byte[] wrongMagic = RawPeer.hello(RAW, false, 1, 1);
             wrongMagic[3] = 'X';
-            byte[][] firstFrames = {wrongMagic, RawPeer.hello(RAW, 2, false, 1, 1)};
+            byte[][] firstFrames = {wrongMagic, RawPeer.hello(RAW, 9, 8, false, 1, 1, 1 << 20)};
             for (byte[] hello : firstFrames) {
                 try (RawPeer raw = RawPeer.connect(node.address())) {
                     raw.writeRaw(RawPeer.encode(0, 0, 0, hello), RawPeer.encode(16, 0, 0, new byte[0]));
@@ -92,11 +96,11 @@ class HandshakeTest {
                 }
             }
             try (RawPeer raw = RawPeer.connect(node.address())) {
-                raw.writeFrame(16, 0, 0, RawPeer.hello(RAW, 1, false, 1, 1));
+                raw.writeFrame(16, 0, 0, RawPeer.hello(RAW, false, 1, 1));
                 assertTrue(raw.awaitClosed());
             }
             try (RawPeer raw = RawPeer.connect(node.address())) {
-                raw.writeFrame(0, 0, 0, Arrays.copyOf(RawPeer.hello(RAW, 1, false, 1, 1), 20));
+                raw.writeFrame(0, 0, 0, Arrays.copyOf(RawPeer.hello(RAW, false, 1, 1), 20));
                 assertTrue(raw.awaitClosed());
             }
             assertEquals(0, r.pendingFrames());
@@ -114,7 +118,7 @@ class HandshakeTest {
     void aPeerClaimingToBeTheNodeItselfIsRefused() throws Exception {
         Recorder r = new Recorder();
         try (Transport node = Transport.start(config(), r, dev.weft.net.TestCarriers.loops()); RawPeer raw = RawPeer.connect(node.address())) {
-            raw.writeRaw(RawPeer.encode(0, 0, 0, RawPeer.hello(node.address(), 1, false, 1, 1)), RawPeer.encode(16, 0, 0, new byte[0]));
+            raw.writeRaw(RawPeer.encode(0, 0, 0, RawPeer.hello(node.address(), false, 1, 1)), RawPeer.encode(16, 0, 0, new byte[0]));
             assertTrue(raw.awaitClosed());
             assertEquals(0, r.pendingFrames());
         }
@@ -167,7 +171,7 @@ class HandshakeTest {
             first.writeFrame(16, 0, 1, new byte[0]);
             Link link = r.next().link();
             try (RawPeer second = RawPeer.connect(node.address())) {
-                second.writeFrame(0, 0, 0, RawPeer.hello(RAW, 1, false, 1, 1));
+                second.writeFrame(0, 0, 0, RawPeer.hello(RAW, false, 1, 1));
                 second.readHello();
                 assertEquals(3, second.readNonPing().type(), "REDUNDANT");
                 assertTrue(second.awaitClosed());

@@ -52,14 +52,41 @@ final class RawPeer implements AutoCloseable {
         return new RawPeer(server.accept());
     }
 
-    /** A hello payload: magic, version, flags, incarnation, link id, nonce, port, host. */
-    static byte[] hello(NodeAddress as, int version, boolean secret, long incarnation, long link) {
+    /** The newest protocol version the node speaks, as the specification says. */
+    static final int VERSION = 3;
+
+    /** A hello of this version as the node at {@code as}, accepting frames of up to 16 MiB. */
+    static byte[] hello(NodeAddress as, boolean secret, long incarnation, long link) {
+        return hello(as, VERSION, VERSION - 1, secret, incarnation, link, 16 << 20);
+    }
+
+    /**
+     * A hello payload: magic, newest and oldest version, flags, incarnation, link id, nonce, port, host length,
+     * host; from version 3 on, maxFrameBytes; past version 3, four more bytes that a version 3 node must skip.
+     */
+    static byte[] hello(NodeAddress as, int newest, int oldest, boolean secret, long incarnation, long link,
+                        int maxFrameBytes) {
         byte[] host = as.host().getBytes(StandardCharsets.UTF_8);
         byte[] nonce = new byte[16];
         RANDOM.nextBytes(nonce);
-        return ByteBuffer.allocate(4 + 2 + 1 + 8 + 8 + 16 + 2 + host.length).put(MAGIC).putShort((short) version)
-                .put((byte) (secret ? 1 : 0)).putLong(incarnation).putLong(link).put(nonce)
-                .putShort((short) as.port()).put(host).array();
+        ByteBuffer b = ByteBuffer.allocate(4 + 2 + 2 + 1 + 8 + 8 + 16 + 2 + 2 + host.length + 4 + 4).put(MAGIC)
+                .putShort((short) newest).putShort((short) oldest).put((byte) (secret ? 1 : 0)).putLong(incarnation)
+                .putLong(link).put(nonce).putShort((short) as.port()).putShort((short) host.length).put(host);
+        if (newest >= 3) {
+            b.putInt(maxFrameBytes);
+        }
+        if (newest > 3) {
+            b.putInt(0x5EC0DE); // a field of a version this node does not know
+        }
+        return Arrays.copyOf(b.array(), b.position());
+    }
+
+    /** A hello of version 1, before versions were negotiated: magic, version, flags, ..., port, host (the rest). */
+    static byte[] helloVersion1(NodeAddress as, long incarnation) {
+        byte[] host = as.host().getBytes(StandardCharsets.UTF_8);
+        return ByteBuffer.allocate(4 + 2 + 1 + 8 + 8 + 16 + 2 + host.length).put(MAGIC).putShort((short) 1)
+                .put((byte) 0).putLong(incarnation).putLong(1).put(new byte[16]).putShort((short) as.port())
+                .put(host).array();
     }
 
     /** A frame as it goes on the wire, length prefix first. */
@@ -108,13 +135,19 @@ final class RawPeer implements AutoCloseable {
         Frame f = readFrame();
         assertEquals(0, f.type(), "the first frame is a hello");
         assertArrayEquals(MAGIC, Arrays.copyOf(f.payload(), 4));
-        assertEquals(1, ByteBuffer.wrap(f.payload(), 4, 2).getShort());
+        assertEquals(VERSION, ByteBuffer.wrap(f.payload(), 4, 2).getShort());
+        assertEquals(VERSION - 1, ByteBuffer.wrap(f.payload(), 6, 2).getShort(), "each version speaks the one before");
         return f.payload();
     }
 
     /** A whole handshake without secret as the node at {@code as}; returns the node's link id from its ACCEPT. */
     long handshake(NodeAddress as, long incarnation, long link) throws IOException {
-        writeFrame(0, 0, 0, hello(as, 1, false, incarnation, link));
+        return handshake(hello(as, false, incarnation, link));
+    }
+
+    /** A whole handshake with {@code hello}; returns the node's link id from its ACCEPT. */
+    long handshake(byte[] hello) throws IOException {
+        writeFrame(0, 0, 0, hello);
         readHello();
         Frame accept = readFrame();
         assertEquals(2, accept.type(), "the node accepts the connection");

@@ -71,7 +71,7 @@ class SecretTest {
     void theProofIsAnHmacOverBothHellosAndTheSecretNeverGoesOnTheWire() throws Exception {
         Recorder r = new Recorder();
         try (Transport node = Transport.start(config(SECRET, null), r, dev.weft.net.TestCarriers.loops()); RawPeer raw = RawPeer.connect(node.address())) {
-            byte[] rawHello = RawPeer.hello(RAW, 1, true, 21, 1);
+            byte[] rawHello = RawPeer.hello(RAW, true, 21, 1);
             raw.writeFrame(0, 0, 0, rawHello);
             byte[] nodeHello = raw.readHello();
             Frame nodeProof = raw.readFrame();
@@ -96,7 +96,7 @@ class SecretTest {
         try (Transport node = Transport.start(config(SECRET, null), r, dev.weft.net.TestCarriers.loops())) {
             for (boolean reflect : new boolean[] {false, true}) {
                 try (RawPeer raw = RawPeer.connect(node.address())) {
-                    byte[] rawHello = RawPeer.hello(RAW, 1, true, 22, 1);
+                    byte[] rawHello = RawPeer.hello(RAW, true, 22, 1);
                     raw.writeFrame(0, 0, 0, rawHello);
                     byte[] nodeHello = raw.readHello();
                     Frame nodeProof = raw.readFrame();
