@@ -48,7 +48,7 @@ public final class Worker {
         }
         int code;
         try (Scheduler s = Scheduler.create(Runtime.getRuntime().availableProcessors());
-             Node node = b.start()) { // its own I/O thread: see LaunchRun
+             Node node = b.scheduler(s).start()) { // the carriers poll the node's sockets: no I/O thread
             code = joinAndRun(node, s, program, args[1]);
         }
         System.exit(code);
