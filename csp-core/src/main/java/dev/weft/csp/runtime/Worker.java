@@ -147,9 +147,24 @@ final class Worker implements Runnable {
 
     // ------------------------------------------------------------------ handing work to this worker
 
-    /** A fiber made runnable by the fiber running here: it joins the active batch. Carrier only. */
+    /** A fiber made runnable on this carrier: it joins the active batch. Carrier only. */
     void pushLocal(Schedulable c) {
         active.add(c);
+        wakeIfAboutToWait();
+    }
+
+    /**
+     * Work was added by this carrier itself. Usually a fiber running here did it, and the carrier looks at its
+     * queues before it waits; but work added while it is on its way to wait (after its last look: by its
+     * poller's tasks and I/O, by a deadlock check) would wait with it, maybe for good. So that wait must end at
+     * once, as for work handed over by another thread: the carrier clears its own {@link #parked} and takes the
+     * wake-up it owes itself (a permit for its park, a wake-up request its poller reads before it blocks). The
+     * same holds for a timer it adds then, due before the wait's bound.
+     */
+    void wakeIfAboutToWait() {
+        if (parked != 0) {
+            wakeIfParked();
+        }
     }
 
     /**
@@ -184,7 +199,7 @@ final class Worker implements Runnable {
      */
     void pushNew(Schedulable c) {
         if (!stealing) {
-            active.add(c);
+            pushLocal(c);
             return;
         }
         Batch last = overflow.last();
@@ -199,6 +214,7 @@ final class Worker implements Runnable {
             refillWindow(); // thieves took batches during this slice: publish the waiting ones now, not at the rotation
             pool.signalWork(this);
         }
+        wakeIfAboutToWait();
     }
 
     /** A fiber homed on another worker ended here (it was stolen): see {@link EndedAway}. Carrier only. */

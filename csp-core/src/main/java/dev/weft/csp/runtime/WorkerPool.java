@@ -205,7 +205,9 @@ public final class WorkerPool {
     public TimerEntry wakeAt(long deadline, Runnable action) {
         Worker w = Worker.current();
         if (w != null && w.pool == this) {
-            return w.timers.add(deadline, action);
+            TimerEntry e = w.timers.add(deadline, action);
+            w.wakeIfAboutToWait(); // the bound of a wait it is about to begin did not count this timer
+            return e;
         }
         Worker target = pickExternal();
         TimerEntry e = target.timers.add(deadline, action);

@@ -16,7 +16,9 @@ public interface Poller {
     /**
      * As {@link #pollNow}, but waits up to {@code nanos} ({@link Long#MAX_VALUE}: without bound) for I/O or a
      * {@link #wakeUp}. A wake-up that comes after the carrier decided to wait, even before this call, makes it
-     * return at once: none is lost (at worst one spurious early return follows).
+     * return at once: none is lost (at worst one spurious early return follows). That includes the wake-up the
+     * carrier sends itself when what this call handles before it blocks (queued tasks, say) makes a fiber runnable
+     * there: the poller must look for a wake-up after that work, just before it blocks.
      */
     void await(long nanos);
 

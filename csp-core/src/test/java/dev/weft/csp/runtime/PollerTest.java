@@ -19,6 +19,8 @@ import java.nio.ByteBuffer;
 import java.nio.channels.Pipe;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -38,6 +40,8 @@ class PollerTest {
         final Pipe pipe;
         final One2OneChannel<Integer> bytes = Channel.one2one(1 << 16);
         final AtomicBoolean held = new AtomicBoolean();
+        /** What to run at the next poll, before it looks at the pipe (whoever polls: the carrier or a helper). */
+        final Queue<Runnable> tasks = new ConcurrentLinkedQueue<>();
         volatile Thread lastReader;
 
         PipePoller() {
@@ -94,6 +98,9 @@ class PollerTest {
                 return;
             }
             try {
+                for (Runnable task; (task = tasks.poll()) != null; ) {
+                    task.run(); // as a network library runs its queued tasks (writes, a link to itself) first
+                }
                 int ready = millis < 0 ? selector.selectNow() : selector.select(millis);
                 if (ready > 0) {
                     selector.selectedKeys().clear();
@@ -169,6 +176,31 @@ class PollerTest {
             });
             writer.join();
             assertEquals((long) rounds * (rounds - 1) / 2, sum[0]);
+        }
+    }
+
+    /**
+     * A fiber has its carrier's poller run a task at its next poll, a task that makes another fiber runnable;
+     * the carrier, with nothing else to run, runs it as it begins to wait, after its last look at its queues: the
+     * fiber woken then must end that wait (on one carrier, every round would hang otherwise).
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2})
+    void aFiberMadeRunnableByThePollerAsItsCarrierBeginsToWaitRuns(int workers) {
+        try (Scheduler s = Scheduler.create(workers)) {
+            plug(s);
+            One2OneChannel<Integer> c = Channel.one2one(1);
+            int rounds = 5_000;
+            Weft.run(s, () -> {
+                for (int i = 0; i < rounds; i++) {
+                    int sent = i;
+                    Weft.spawn(() -> {
+                        PipePoller mine = (PipePoller) WorkerPool.pollerHere();
+                        mine.tasks.add(() -> Extensions.offer(c.out(), sent));
+                    });
+                    assertEquals(sent, c.in().read());
+                }
+            });
         }
     }
 

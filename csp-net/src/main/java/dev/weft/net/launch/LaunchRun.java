@@ -29,10 +29,7 @@ final class LaunchRun<R> implements AutoCloseable {
     private final Class<? extends NetProgram<R>> programClass;
     private final List<String> args;
     private final NetProgram<R> program;
-    /**
-     * Node 0's carriers. Its node keeps an I/O thread of its own: with it on the carriers, a fiber of the TSP farm
-     * was left runnable while both carriers waited in epoll (JcspPeersTest), a lost wake-up still to be found.
-     */
+    /** Node 0's carriers: they run its part and poll its sockets. */
     private final Scheduler scheduler = Scheduler.create(Runtime.getRuntime().availableProcessors());
     private final Node node;
     private final int size;
@@ -59,7 +56,7 @@ final class LaunchRun<R> implements AutoCloseable {
         this.ssh = new SshWorkers(config);
         this.size = config.localNodes + config.remoteNodes + config.sshHosts.size();
         try {
-            this.node = Node.builder().serveNames().bind(config.host, config.port)
+            this.node = Node.builder().scheduler(scheduler).serveNames().bind(config.host, config.port)
                     .heartbeat(config.heartbeatInterval, config.heartbeatTimeout).allow(program.allowedTypes()).start();
         } catch (RuntimeException | Error e) {
             scheduler.close();

@@ -52,7 +52,7 @@ public final class Worker {
         }
         Launcher.heartbeatProperty(b::heartbeat);
         try (Scheduler s = Scheduler.create(Runtime.getRuntime().availableProcessors());
-             Node node = b.start()) { // its own I/O thread: see LaunchRun
+             Node node = b.scheduler(s).start()) { // the carriers poll the node's sockets: no I/O thread
             return joinAndRun(node, s, program, programClass, index, label);
         }
     }
