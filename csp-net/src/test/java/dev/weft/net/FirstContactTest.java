@@ -10,7 +10,6 @@ import dev.weft.csp.Scheduler;
 import dev.weft.csp.Timer;
 import dev.weft.csp.Weft;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -67,9 +66,7 @@ class FirstContactTest {
     }
 
     private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
+        return FreePorts.belowTheEphemeralRange(); // see FreePorts: the nodes bind port 0 before this is bound
     }
 
     /**

@@ -3,10 +3,10 @@ package dev.weft.net.launch;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 import dev.weft.csp.Pausable;
+import dev.weft.net.FreePorts;
 import dev.weft.net.NetChannelInput;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.ServerSocket;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -90,9 +90,7 @@ final class EngineTasks {
     }
 
     static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
+        return FreePorts.belowTheEphemeralRange(); // see FreePorts: the nodes bind port 0 before this is bound
     }
 
     /** The epoch millisecond at which node 0 said it killed a node, from its standard error. */

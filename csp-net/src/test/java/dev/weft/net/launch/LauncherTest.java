@@ -7,10 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.weft.csp.Pausable;
+import dev.weft.net.FreePorts;
 import dev.weft.net.NetChannelInput;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;
 import java.util.Queue;
@@ -105,10 +105,7 @@ class LauncherTest {
 
     @Test
     void aWorkerStartedByHandJoinsTheLauncherAtItsAddress() throws Exception {
-        int port;
-        try (ServerSocket free = new ServerSocket(0)) {
-            port = free.getLocalPort();
-        }
+        int port = FreePorts.belowTheEphemeralRange();
         // as on another machine: java ... dev.weft.net.launch.Worker <launcher host:port> <program class>,
         // started before the launcher
         Process byHand = new ProcessBuilder(System.getProperty("java.home") + "/bin/java", "-cp",
