@@ -128,8 +128,8 @@ label = {"weft-1": "Weft, 1 carrier", "weft-2": "Weft, 2 carriers", "go-1": "Go 
          "go-2": "Go net, GOMAXPROCS=2", "virtual": "JDK virtual threads", "netty": "raw Netty, 2 loops"}
 lines = [f"Loopback, wrk -t2 --latency, {rounds} interleaved rounds of {duration} s per server and concurrency "
          f"({3 * int(duration)} s at 10,000 connections, which take seconds to connect) "
-         "(medians of the rounds); the machine is shared with other engineers' builds and tests "
-         f"(load at the end: {load.split('load average:')[-1].strip()}), so figures move from run to run: "
+         "(medians of the rounds); the machine's load average at the end: "
+         f"{load.split('load average:')[-1].strip()}; figures move from run to run: "
          "read the ratios, from the same run.", ""]
 for c in sorted({c for c, _ in runs}):
     lines += [f"**{c:,} connections**", "",
