@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds this project with its coverage profile, the recipe of docs/weaving.md ("Coverage"), and checks that
 # JaCoCo's report counted javac's class file (no woven form of a method in it) with the pausable method's
-# lines covered, and that the jar holds the woven class without JaCoCo's probes.
+# lines covered, and that the jar holds the woven class without JaCoCo's probes. Then builds it again without
+# clean, which must fail: JaCoCo would instrument the class the last build wove.
 #
 # Usage: csp-maven-plugin/src/it/jacoco-report/run.sh [LOCAL_REPO]
 # Weft is installed into LOCAL_REPO (default: csp-maven-plugin/target/it-repo, a copy of ~/.m2/repository),
@@ -47,3 +48,11 @@ for kind in ("BRANCH", "LINE", "INSTRUCTION"):
     print("app.PositiveFilter %-11s %d of %d covered" % (kind, covered, missed + covered))
 print("ok: the report counts the source; the jar is woven")
 PY
+
+echo "== mvn verify -Pcoverage again, without clean: must fail"
+if mvn -B -ntp -o -f "$work/pom.xml" -Dmaven.repo.local="$repo" verify -Pcoverage > "$work/build-again.log"; then
+    echo "the build without clean passed: its report counts the weave"; exit 1
+fi
+grep -q "jacoco:instrument instrumented class files that an earlier build had woven (app/PositiveFilter.class)" \
+    "$work/build-again.log" || { tail -30 "$work/build-again.log"; exit 1; }
+echo "ok: without clean, the build fails and says why"
