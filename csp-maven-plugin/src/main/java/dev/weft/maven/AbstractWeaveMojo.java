@@ -29,7 +29,8 @@ import org.apache.maven.project.MavenProject;
  * <p>Callees are resolved through both output directories, then the test classpath. Classes woven by an
  * earlier build are skipped; a class woven with the other {@code preemptive} setting is an error (woven
  * code cannot be woven again: the build says to recompile). Every error of every class is logged as
- * {@code com/acme/Foo.java:42: message}; then the build fails, and no class file is changed.
+ * {@code com/acme/Foo.java:42: message}; then the build fails, and no class file is changed. A build whose
+ * {@code jacoco:instrument} instrumented classes an earlier build wove fails too ({@link JacocoOriginals}).
  */
 abstract class AbstractWeaveMojo extends AbstractMojo {
     /** The project's main classes. */
@@ -73,6 +74,7 @@ abstract class AbstractWeaveMojo extends AbstractMojo {
             getLog().info("Weft: no classes to weave");
             return;
         }
+        failIfJacocoInstrumentedTheWeave();
         InPlaceWeaver.Report report;
         try (ClassPath classpath = ClassPath.open(classpath(roots))) {
             report = new InPlaceWeaver(engine.apply(classpath)).weave(roots);
@@ -82,6 +84,26 @@ abstract class AbstractWeaveMojo extends AbstractMojo {
         fail(report.errors());
         getLog().info("Weft: " + report.classes() + " classes, " + report.woven() + " woven, "
                 + report.alreadyWoven() + " already woven");
+    }
+
+    /** A report of the weave instead of the source would be silently wrong: stop the build and say why. */
+    private void failIfJacocoInstrumentedTheWeave() throws MojoFailureException {
+        if (project.getBuild().getDirectory() == null) {
+            return;
+        }
+        List<String> woven;
+        try {
+            woven = JacocoOriginals.instrumentedWoven(Path.of(project.getBuild().getDirectory()),
+                    classesDirectory.toPath());
+        } catch (IOException | UncheckedIOException e) {
+            throw new MojoFailureException("Weft: cannot read the class files jacoco:instrument kept: " + e.getMessage(), e);
+        }
+        if (!woven.isEmpty()) {
+            throw new MojoFailureException("Weft: jacoco:instrument instrumented class files that an earlier build"
+                    + " had woven (" + woven.get(0) + (woven.size() > 1 ? " and " + (woven.size() - 1) + " more" : "")
+                    + "): javac did not compile them again, so JaCoCo's report would count the weaver's code as"
+                    + " yours. Build with mvn clean (JaCoCo must instrument javac's output, before the weave)");
+        }
     }
 
     /** Both output directories first, then the test classpath (which also names them; duplicates are dropped). */

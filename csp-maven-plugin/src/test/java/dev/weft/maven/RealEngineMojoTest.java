@@ -10,16 +10,26 @@ import dev.weft.weaver.Weaver;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.lang.reflect.Field;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
+import org.apache.maven.artifact.Artifact;
+import org.apache.maven.artifact.DefaultArtifact;
+import org.apache.maven.artifact.handler.DefaultArtifactHandler;
 import org.apache.maven.plugin.MojoFailureException;
 import org.apache.maven.plugin.logging.SystemStreamLog;
 import org.apache.maven.project.MavenProject;
+import org.jacoco.core.instr.Instrumenter;
+import org.jacoco.core.runtime.OfflineInstrumentationAccessGenerator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -103,8 +113,15 @@ class RealEngineMojoTest {
     }
 
     private WeaveMojo mojo(Path classes, Path testClasses, boolean preemptive) throws ReflectiveOperationException {
+        return mojo(classes, testClasses, preemptive, Set.of());
+    }
+
+    private WeaveMojo mojo(Path classes, Path testClasses, boolean preemptive, Set<Artifact> dependencies)
+            throws ReflectiveOperationException {
         MavenProject project = new MavenProject();
         project.setArtifactId("demo");
+        project.setArtifacts(new LinkedHashSet<>(dependencies));
+        project.getBuild().setDirectory(classes.getParent().toString());
         project.getBuild().setOutputDirectory(classes.toString());
         project.getBuild().setTestOutputDirectory(testClasses.toString());
         WeaveMojo mojo = new WeaveMojo();
@@ -179,5 +196,62 @@ class RealEngineMojoTest {
         assertTrue(errors.get(0).contains("Worker was woven with preemptive=false but this weave asks"
                 + " preemptive=true"), errors.get(0));
         assertArrayEquals(cooperative, Files.readAllBytes(classes.resolve("app/Worker.class")));
+    }
+
+    /** JaCoCo's offline instrumentation of a class file, as {@code jacoco:instrument} writes it. */
+    private static byte[] instrumented(byte[] classFile) throws IOException {
+        return new Instrumenter(new OfflineInstrumentationAccessGenerator()).instrument(classFile, "test");
+    }
+
+    /** What {@code jacoco:instrument} does: keeps each class file under generated-classes/jacoco, instruments it. */
+    private static void jacocoInstrument(Path classes) throws IOException {
+        Path originals = classes.resolveSibling("generated-classes/jacoco");
+        try (Stream<Path> files = Files.walk(classes)) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".class")).toList()) {
+                Path original = originals.resolve(classes.relativize(file).toString());
+                Files.createDirectories(original.getParent());
+                Files.copy(file, original, StandardCopyOption.REPLACE_EXISTING);
+                Files.write(file, instrumented(Files.readAllBytes(original)));
+            }
+        }
+    }
+
+    /** JaCoCo's runtime, which instrumented classes call, as a test dependency of the project. */
+    private static Set<Artifact> jacocoRuntime() throws Exception {
+        DefaultArtifactHandler jar = new DefaultArtifactHandler("jar");
+        jar.setAddedToClasspath(true);
+        Artifact runtime = new DefaultArtifact("org.jacoco", "org.jacoco.agent", "0.8.14", "test", "jar", "runtime", jar);
+        runtime.setFile(Path.of(Class.forName("org.jacoco.agent.rt.RT").getProtectionDomain().getCodeSource()
+                .getLocation().toURI()).toFile());
+        return Set.of(runtime);
+    }
+
+    @Test
+    void weavesClassesJacocoInstrumentedBeforeTheWeave() throws Exception {
+        Path classes = dir.resolve("target/classes");
+        Path testClasses = dir.resolve("target/test-classes");
+        compile(classes, classes, Map.of("dev/weft/csp/Pausable.java", PAUSABLE, "app/Worker.java", WORKER));
+        jacocoInstrument(classes);
+
+        mojo(classes, testClasses, false, jacocoRuntime()).execute();
+
+        byte[] worker = Files.readAllBytes(classes.resolve("app/Worker.class"));
+        assertTrue(Weaver.isWoven(worker), errors.toString());
+        assertTrue(new String(worker, StandardCharsets.ISO_8859_1).contains("$jacocoData"), "JaCoCo's probes kept");
+    }
+
+    @Test
+    void jacocoInstrumentingClassesAnEarlierBuildWoveFailsTheBuildSayingToClean() throws Exception {
+        Path classes = dir.resolve("target/classes");
+        Path testClasses = dir.resolve("target/test-classes");
+        compile(classes, classes, Map.of("dev/weft/csp/Pausable.java", PAUSABLE, "app/Worker.java", WORKER));
+        mojo(classes, testClasses).execute(); // the earlier build
+        jacocoInstrument(classes); // a build without clean: javac had nothing to compile
+
+        MojoFailureException e = assertThrows(MojoFailureException.class,
+                () -> mojo(classes, testClasses, false, jacocoRuntime()).execute());
+
+        assertTrue(e.getMessage().contains("(app/Worker.class)") && e.getMessage().contains("mvn clean"),
+                e.getMessage());
     }
 }
