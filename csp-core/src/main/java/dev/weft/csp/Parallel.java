@@ -39,16 +39,21 @@ public final class Parallel {
         }
         Par par = new Par(processes.length);
         int i = 0;
+        // This fiber waits for the branches at once: they run on its carrier as soon as it pauses, unless one
+        // lasts (then idle carriers take those queued behind it), not half of them on a carrier woken for them.
+        WorkerPool.spawnsAwaited(true);
         try {
             for (; i < processes.length; i++) {
                 par.started(i, Fiber.spawn(processes[i], par));
             }
         } catch (RuntimeException | Error refused) { // the scheduler refused a branch (closed): undo the others
+            WorkerPool.spawnsAwaited(false);
             par.neverStarted(processes.length - i);
             par.cancelAll();
             par.awaitAllRegardless();
             throw refused;
         }
+        WorkerPool.spawnsAwaited(false);
         CancelledException cancelled = null;
         try {
             par.awaitAll();

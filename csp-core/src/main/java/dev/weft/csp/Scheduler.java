@@ -1,19 +1,15 @@
 package dev.weft.csp;
 
+import dev.weft.csp.runtime.SchedulerMBeans;
 import dev.weft.csp.runtime.SchedulerMXBean;
 import dev.weft.csp.runtime.Simulation;
 import dev.weft.csp.runtime.WorkerPool;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
-import javax.management.JMException;
-import javax.management.MBeanServer;
-import javax.management.ObjectName;
-import javax.management.StandardMBean;
 
 /**
  * Runs fibers on a fixed set of carrier threads. One scheduler serves any number of {@link Weft#run} calls,
@@ -28,7 +24,9 @@ import javax.management.StandardMBean;
  *
  * <p>While open, a scheduler is registered with the platform MBean server as
  * {@code dev.weft:type=Scheduler,name=NAME} ({@link SchedulerMXBean}), whose {@code dumpFibers} operation
- * returns the same text as {@link #dumpFibers(PrintStream)}; set {@code -Dweft.jmx=false} to skip it.
+ * returns the same text as {@link #dumpFibers(PrintStream)}; set {@code -Dweft.jmx=false} to skip it. Weft
+ * never creates that server (the JVM's own MXBeans would cost a fresh JVM a few hundred milliseconds): the
+ * MBean is registered as soon as a JMX agent or the application has created it ({@link SchedulerMBeans}).
  */
 public final class Scheduler implements AutoCloseable {
     private static final AtomicInteger IDS = new AtomicInteger();
@@ -36,7 +34,6 @@ public final class Scheduler implements AutoCloseable {
     private static volatile Scheduler defaultScheduler;
 
     final WorkerPool pool;
-    private final ObjectName mbeanName;
 
     private Scheduler(int workers, String name) {
         this(new WorkerPool(workers, name, Scheduler::logUncaught), Builder.defaultHangWarning());
@@ -46,7 +43,9 @@ public final class Scheduler implements AutoCloseable {
         this.pool = pool;
         pool.setHangWarning(Deadlines.nanos(hangWarning));
         pool.setDeadlockCheck(new DeadlockDetector());
-        this.mbeanName = JMX ? register(pool.name()) : null;
+        if (JMX) {
+            SchedulerMBeans.register(new Management());
+        }
     }
 
     /** A work-stealing scheduler with {@code workers} carrier threads. */
@@ -174,24 +173,9 @@ public final class Scheduler implements AutoCloseable {
         return "Scheduler[" + name() + ", " + workers() + (workers() == 1 ? " worker]" : " workers]");
     }
 
-    private ObjectName register(String name) {
-        try {
-            MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-            ObjectName on = new ObjectName("dev.weft:type=Scheduler,name=" + name);
-            server.registerMBean(new StandardMBean(new Management(), SchedulerMXBean.class, true), on);
-            return on;
-        } catch (JMException | RuntimeException | LinkageError e) {
-            return null; // management is optional: a scheduler works without it
-        }
-    }
-
     private void unregister() {
-        if (mbeanName != null) {
-            try {
-                ManagementFactory.getPlatformMBeanServer().unregisterMBean(mbeanName);
-            } catch (JMException | RuntimeException e) {
-                // already gone
-            }
+        if (JMX) {
+            SchedulerMBeans.unregister(name());
         }
     }
 

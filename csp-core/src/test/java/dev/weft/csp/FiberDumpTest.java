@@ -106,8 +106,8 @@ class FiberDumpTest {
                 Thread.onSpinWait();
                 dump = s.dumpFibers();
             }
-            String viaJmx = (String) ManagementFactory.getPlatformMBeanServer().invoke(
-                    new ObjectName("dev.weft:type=Scheduler,name=" + s.name()), "dumpFibers", null, null);
+            String viaJmx = (String) ManagementFactory.getPlatformMBeanServer().invoke(mbean(s), "dumpFibers",
+                    null, null);
             c.out().write(7);
             runner.join();
             assertEquals(7, got.get());
@@ -126,11 +126,15 @@ class FiberDumpTest {
     @Timeout(20)
     void theMBeanGoesAwayWithTheScheduler() throws Exception {
         Scheduler s = Scheduler.singleThreaded();
-        ObjectName name = new ObjectName("dev.weft:type=Scheduler,name=" + s.name());
-        assertTrue(ManagementFactory.getPlatformMBeanServer().isRegistered(name));
+        ObjectName name = mbean(s);
         assertEquals(1, ManagementFactory.getPlatformMBeanServer().getAttribute(name, "Workers"));
         s.close();
         assertTrue(!ManagementFactory.getPlatformMBeanServer().isRegistered(name));
+    }
+
+    /** The name of {@code s}'s MBean, once registered (see {@link SchedulerMBeanTest#awaitMBean}). */
+    static ObjectName mbean(Scheduler s) throws Exception {
+        return SchedulerMBeanTest.awaitMBean(s);
     }
 
     @Test

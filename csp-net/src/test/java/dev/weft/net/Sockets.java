@@ -132,12 +132,23 @@ final class Sockets {
         return s.dumpFibers().split(java.util.regex.Pattern.quote(site + "("), -1).length - 1;
     }
 
-    /** The live fibers of {@code s}, as its management bean counts them. */
+    /**
+     * The live fibers of {@code s}, as its management bean counts them. Weft registers the bean once the platform
+     * MBean server exists (made here, as a JMX agent would), within a watchdog round: this waits for it.
+     */
     static int liveFibers(Scheduler s) {
         try {
-            return JMX.newMXBeanProxy(ManagementFactory.getPlatformMBeanServer(),
-                    new ObjectName("dev.weft:type=Scheduler,name=" + s.name()), SchedulerMXBean.class).getLiveFibers();
-        } catch (MalformedObjectNameException e) {
+            ObjectName name = new ObjectName("dev.weft:type=Scheduler,name=" + s.name());
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (!ManagementFactory.getPlatformMBeanServer().isRegistered(name)) {
+                if (System.nanoTime() - deadline > 0) {
+                    throw new AssertionError("no MBean " + name + " 10 s after the server was made");
+                }
+                Thread.sleep(1);
+            }
+            return JMX.newMXBeanProxy(ManagementFactory.getPlatformMBeanServer(), name, SchedulerMXBean.class)
+                    .getLiveFibers();
+        } catch (MalformedObjectNameException | InterruptedException e) {
             throw new AssertionError(e);
         }
     }

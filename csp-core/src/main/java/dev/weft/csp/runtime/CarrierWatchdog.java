@@ -33,15 +33,21 @@ import java.util.concurrent.locks.LockSupport;
  * csp-core being loaded) or the JDK is loading a class, it is not the user's blocking and nothing is said.
  * Looking costs the carriers nothing: the watchdog only reads what each worker publishes (the fiber it runs
  * and its slice count); an idle carrier runs no fiber and is never looked at further.
+ *
+ * <p>The watchdog also serves the scheduler: idle carriers sleep soundly beside short slices, so a slice seen
+ * at two rounds ({@value #LONGEST_ROUND_NANOS} ns apart at most, whatever the threshold) is handed to its
+ * worker ({@link Worker#sliceLasts}), which wakes an idle carrier to take the fibers queued behind it. And it
+ * registers the schedulers' MBeans once an MBean server exists ({@link SchedulerMBeans}).
  */
 final class CarrierWatchdog {
     private static final System.Logger LOG = System.getLogger("dev.weft.csp");
-    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
     private static final CodeSource WEFT = CarrierWatchdog.class.getProtectionDomain().getCodeSource();
     /** Whether a class, by name, is Weft's own (loaded from csp-core): asked rarely, kept. */
     private static final Map<String, Boolean> OWN = new ConcurrentHashMap<>();
     private static final Map<WorkerPool, Watch[]> POOLS = new ConcurrentHashMap<>();
     private static Thread thread; // under the class's monitor
+    /** The longest time between two rounds: a slice that lasts this long is handed to its worker. */
+    static final long LONGEST_ROUND_NANOS = 12_500_000;
 
     private CarrierWatchdog() {
     }
@@ -112,10 +118,9 @@ final class CarrierWatchdog {
                 }
             }
             long threshold = thresholdNanos();
-            LockSupport.parkNanos(threshold == 0 ? 1_000_000_000L : Math.max(5_000_000L, threshold / 4));
-            if (threshold == 0) {
-                continue;
-            }
+            LockSupport.parkNanos(threshold == 0 ? LONGEST_ROUND_NANOS
+                    : Math.max(5_000_000L, Math.min(threshold / 4, LONGEST_ROUND_NANOS)));
+            SchedulerMBeans.registerWaiting(); // once a JMX agent or the application has made the MBean server
             long now = System.nanoTime();
             for (Watch[] watches : POOLS.values()) {
                 for (Watch w : watches) {
@@ -140,6 +145,10 @@ final class CarrierWatchdog {
             w.cpuAtSecondLook = -1;
             w.nextStack = now;
             w.reported = false;
+            return;
+        }
+        worker.sliceLasts(); // seen at two rounds: an idle carrier may have to take what waits behind it
+        if (threshold == 0) {
             return;
         }
         Thread carrier = worker.thread();
@@ -226,10 +235,16 @@ final class CarrierWatchdog {
         });
     }
 
+    /** The JVM's thread MXBean, made at the first slice that lasts: its classes would weigh on every start. */
+    private static final class Threads {
+        static final ThreadMXBean MX = ManagementFactory.getThreadMXBean();
+    }
+
     /** The processor time {@code t} has used, in nanoseconds, or -1 where the JVM cannot tell. */
     private static long cpuTime(Thread t) {
         try {
-            return THREADS.isThreadCpuTimeEnabled() ? THREADS.getThreadCpuTime(t.getId()) : -1;
+            ThreadMXBean threads = Threads.MX;
+            return threads.isThreadCpuTimeEnabled() ? threads.getThreadCpuTime(t.getId()) : -1;
         } catch (UnsupportedOperationException e) {
             return -1;
         }

@@ -14,7 +14,9 @@ import java.util.concurrent.locks.LockSupport;
  * timers, splits a batch that never shrank to one runnable fiber (its fibers are probably independent),
  * and if other batches wait, queues the active batch behind them and takes the oldest (merging small ones).
  * Waiting batches sit in a {@link MigrationWindow}, where idle workers steal them one batch at a time; a
- * fiber spawned here is queued there at once, so it starts here unless an idle worker takes it first.
+ * fiber spawned here is queued there at once, so it starts here unless an idle worker takes it first. The
+ * first few fibers that the running fiber waits for at once (a par's branches) join the active batch
+ * instead: they run here as soon as it pauses, with no thread woken to steal them.
  *
  * <p>The active batch stays private in spirit but not in law: a fiber that computes for long (or keeps
  * finding its partners ready) would hold the fibers queued behind it hostage while other carriers idle. So
@@ -24,8 +26,11 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>When it finds no work, a worker spins for a few microseconds looking for some (its inbox, other
  * workers' windows and inboxes, stuck slices, due timers anywhere), then parks until work is handed to it,
- * a batch is published, or the earliest timer falls due; while another worker is busy it naps instead
- * (50 us, doubling up to 1 ms) to come back and look for a stuck slice. An idle program uses no CPU.
+ * a batch is published, or the earliest timer falls due. It naps instead (50 us, doubling up to 1 ms) only
+ * while it watches a slice that lasts, one it has seen at two looks, with fibers queued behind it or
+ * sockets to poll: short slices keep an idle carrier asleep, however busy the others are. A slice that
+ * starts to last while the others sleep is seen by the {@link CarrierWatchdog}, which wakes one of them to
+ * watch it ({@link #sliceLasts}). An idle program uses no CPU.
  *
  * <p>With a {@link Poller} plugged in, the worker waits in the poller instead of parking, and a busy worker
  * polls as it rotates (at most every {@value #POLL_EVERY_NANOS} ns): fibers that I/O wakes join its active
@@ -46,13 +51,14 @@ final class Worker implements Runnable {
     private static final long SPIN_NANOS = 5_000;
     /** A worker whose slice has lasted this long lets idle workers take the fibers queued behind it. */
     private static final long STUCK_NANOS = 3_000;
-    /** How long an idle worker naps, at first and at most, while another worker is busy. */
+    /** How long an idle worker naps, at first and at most, beside a slice that lasts. */
     private static final long NAP_NANOS = 50_000, MAX_NAP_NANOS = 1_000_000;
     /** A busy worker with a {@link Poller} polls at most this often (at its rotations). */
     static final long POLL_EVERY_NANOS = 20_000;
     /**
-     * An idle worker polls for a worker whose slice has lasted this long ({@link Poller#pollAside}): with its
-     * naps (at most {@link #MAX_NAP_NANOS}), a long slice keeps its carrier's sockets waiting about 2 ms at most.
+     * An idle worker polls for a worker whose slice has lasted this long ({@link Poller#pollAside}): with the
+     * watchdog's rounds, which wake it to watch that slice, and its naps (at most {@link #MAX_NAP_NANOS}), a
+     * long slice keeps its carrier's sockets waiting about two rounds at most.
      */
     static final long POLL_ASIDE_NANOS = 1_000_000;
     /** Values of {@link #parked}: parked on the thread's permit, or waiting in the poller. */
@@ -94,6 +100,13 @@ final class Worker implements Runnable {
     private int[] seenSlices;
     private long[] seenSince;
     private long nap = NAP_NANOS;
+    /**
+     * Whether this worker's last look found another worker's slice still running since its look before, with
+     * fibers queued behind it or a poller: then it naps beside that slice instead of sleeping soundly.
+     */
+    private boolean sliceToWatch;
+    /** Set while the running fiber spawns fibers it waits for at once (see {@link #pushNew}). Carrier only. */
+    private boolean spawnsAwaited;
     /** The I/O poller plugged in, or null (set once: see {@link WorkerPool#plugPollers}). */
     volatile Poller poller;
     /** When the busy worker last polled ({@link #POLL_EVERY_NANOS}). */
@@ -107,7 +120,7 @@ final class Worker implements Runnable {
     volatile int parkSessions;
     /** True while in {@link #idle()}. */
     private volatile boolean idling;
-    /** True while parked with no timeout (every other worker was idle): see {@link #wakeSoundSleepers()}. */
+    /** True while parked with no nap (no slice to watch): see {@link #sliceLasts()}. */
     private volatile boolean soundAsleep;
     private Carrier thread;
     /** The fiber this carrier is running right now (plain field: other threads read it only for dumps). */
@@ -196,9 +209,16 @@ final class Worker implements Runnable {
      * newest private batch (up to {@value #SPAWN_BATCH}), and the oldest private batches enter the window as
      * soon as thieves make room there: a spawner that outpaces its thieves hands them ever larger batches,
      * without a batch, a window slot and a compare-and-set for each fiber.
+     *
+     * <p>A fiber that the spawner waits for at once ({@link #awaitSpawns}) joins the active batch instead,
+     * while it holds fewer than {@value #MERGE_BELOW} (as many as the worker takes back from its window at
+     * once), and no thief is woken for it: it runs here as soon as the spawner pauses. Published, a par's
+     * branches would be split between this carrier and one woken to steal them, and their join would wake
+     * the spawner across the two. Only a slice that lasts lets an idle worker take such fibers (see
+     * {@link #stealFromStuck}), so long branches still run in parallel; a larger par publishes the rest.
      */
     void pushNew(Schedulable c) {
-        if (!stealing) {
+        if (!stealing || spawnsAwaited && active.size() < MERGE_BELOW) {
             pushLocal(c);
             return;
         }
@@ -215,6 +235,11 @@ final class Worker implements Runnable {
             pool.signalWork(this);
         }
         wakeIfAboutToWait();
+    }
+
+    /** Whether the fibers spawned from now on are awaited at once by their spawner (see {@link #pushNew}). */
+    void awaitSpawns(boolean awaited) {
+        spawnsAwaited = awaited;
     }
 
     /** A fiber homed on another worker ended here (it was stolen): see {@link EndedAway}. Carrier only. */
@@ -441,19 +466,21 @@ final class Worker implements Runnable {
             pool.idle.decrementAndGet();
             idling = false;
             pool.probes.leftRest(); // before any fiber runs: the fibers of a deadlock probe go back to their lists
-            // So that one of them watches this worker for a slice that gets stuck; with a poller also for work handed
-            // over from outside, not yet in the active batch: a slice that lasts must not starve this carrier's sockets.
-            if (stealing && (!active.isEmpty() || poller != null && !inbox.isEmpty())) {
-                wakeSoundSleepers();
-            }
         }
     }
 
-    /** Wakes the workers parked for good: they park again, napping, while this one is busy. */
-    private void wakeSoundSleepers() {
+    /**
+     * Called by the {@link CarrierWatchdog}, which has seen this worker's slice at two of its rounds: if fibers
+     * wait behind it, or sockets for its poller, a worker sleeping soundly wakes to watch it (it then steals
+     * what waits, polls aside, and naps beside the slice while it lasts). Any thread.
+     */
+    void sliceLasts() {
+        if (!stealing || running == null || poller == null && active.isEmpty()) {
+            return;
+        }
         for (Worker w : pool.workers()) {
-            if (w != this && w.soundAsleep) {
-                w.wakeIfParked();
+            if (w != this && w.soundAsleep && w.wakeIfParked()) {
+                return;
             }
         }
     }
@@ -503,12 +530,14 @@ final class Worker implements Runnable {
             }
             long wait = due == null ? Long.MAX_VALUE : due.deadline - System.nanoTime();
             if (stealing) {
-                // Set before looking at the others, who look at it as they get busy: one of the two sees the other.
-                soundAsleep = true;
-                if (othersBusy()) { // nap instead, and come back to see whether a slice there got stuck
-                    soundAsleep = false;
+                // Nap instead, and come back to see whether that slice got stuck; a watch, once begun, doubles its
+                // naps up to the longest before the worker sleeps (slices of a few ms, one after another, last too).
+                if (sliceToWatch || nap > NAP_NANOS && nap < MAX_NAP_NANOS) {
                     wait = Math.min(wait, nap);
                     nap = Math.min(nap * 2, MAX_NAP_NANOS);
+                } else { // short slices elsewhere: a slice that starts to last is the watchdog's to see
+                    soundAsleep = true;
+                    nap = NAP_NANOS;
                 }
             }
             if (p != null) {
@@ -594,6 +623,7 @@ final class Worker implements Runnable {
             seenSince = new long[n];
             Arrays.fill(seenSlices, -1);
         }
+        sliceToWatch = false;
         for (int k = 1; k < n; k++) {
             int i = (index + k) % n;
             Worker victim = all[i];
@@ -604,6 +634,9 @@ final class Worker implements Runnable {
                 continue;
             }
             Poller p = victim.poller;
+            if (victim.running != null && (p != null || !victim.active.isEmpty())) {
+                sliceToWatch = true; // a slice seen at two looks, which may hold fibers or sockets up
+            }
             if (p != null && now - seenSince[i] >= POLL_ASIDE_NANOS && victim.running != null) {
                 p.pollAside(); // its sockets must not wait for its slice: fibers woken here run here
                 if (!active.isEmpty()) {

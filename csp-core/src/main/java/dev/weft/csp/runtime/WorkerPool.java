@@ -158,6 +158,19 @@ public final class WorkerPool {
         }
     }
 
+    /**
+     * Says whether the fibers that the fiber running on the calling carrier spawns from now on are ones it
+     * waits for at once (a par's branches, spawned between {@code true} and {@code false}): such fibers run on
+     * this carrier as soon as it pauses, and no idle carrier is woken to take them (see
+     * {@link Worker#pushNew}). On any other thread it does nothing.
+     */
+    public static void spawnsAwaited(boolean awaited) {
+        Worker w = Worker.current();
+        if (w != null) {
+            w.awaitSpawns(awaited);
+        }
+    }
+
     /** A worker for work from outside: a parked one if any (it runs the work at once), else round robin. */
     private Worker pickExternal() {
         if (workers.length == 1) {

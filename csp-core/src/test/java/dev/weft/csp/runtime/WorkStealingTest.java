@@ -14,11 +14,14 @@ import dev.weft.csp.Parallel;
 import dev.weft.csp.Pausable;
 import dev.weft.csp.PoisonException;
 import dev.weft.csp.Scheduler;
+import dev.weft.csp.Timer;
 import dev.weft.csp.Weft;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -112,6 +115,111 @@ class WorkStealingTest {
                 });
             }
         }
+    }
+
+    /**
+     * A par waits for its branches at once, so they run on its carrier as soon as it pauses. Were they
+     * published, each par would wake the idle carrier, which would take the second branch while the first
+     * runs (200 us: an awake thief sees a slice of 3 us as stuck), and the join would wake the par across
+     * carriers.
+     */
+    @Test
+    @Timeout(60)
+    void theBranchesOfASmallParRunOnItsCarrier() {
+        int pars = 1000;
+        try (Scheduler s = Scheduler.create(2)) {
+            AtomicInteger local = new AtomicInteger();
+            Weft.run(s, () -> {
+                for (int i = 0; i < pars; i++) {
+                    Thread spawner = Thread.currentThread();
+                    AtomicReference<Thread> first = new AtomicReference<>();
+                    AtomicReference<Thread> second = new AtomicReference<>();
+                    Parallel.run(() -> {
+                        first.set(Thread.currentThread());
+                        spin(200_000);
+                    }, () -> second.set(Thread.currentThread()));
+                    if (first.get() == spawner && second.get() == spawner) {
+                        local.incrementAndGet();
+                    }
+                }
+            });
+            // Only a slice lasting a watchdog round (a carrier descheduled on a loaded machine) lets the other
+            // carrier take a branch: allow for a few of those.
+            assertTrue(local.get() >= pars * 9 / 10, local + " of " + pars + " pars ran on their carrier");
+        }
+    }
+
+    /** Branches that last still run in parallel: each waits, never pausing, until the other has started. */
+    @Test
+    @Timeout(60)
+    void theLongBranchesOfAParRunOnBothCarriers() {
+        try (Scheduler s = Scheduler.create(2)) {
+            for (int round = 0; round < 20; round++) {
+                AtomicInteger started = new AtomicInteger();
+                Set<Thread> ran = ConcurrentHashMap.newKeySet();
+                Weft.run(s, () -> Parallel.run(() -> meet(started, ran), () -> meet(started, ran)));
+                assertEquals(2, ran.size(), "round " + round);
+            }
+        }
+    }
+
+    private static void meet(AtomicInteger started, Set<Thread> ran) {
+        ran.add(Thread.currentThread());
+        started.incrementAndGet();
+        while (started.get() < 2) {
+            Thread.onSpinWait();
+        }
+    }
+
+    private static void spin(long nanos) {
+        long end = System.nanoTime() + nanos;
+        while (System.nanoTime() - end < 0) {
+            Thread.onSpinWait();
+        }
+    }
+
+    /**
+     * Beside a ping-pong (slices of a microsecond, one after another) the idle carrier sleeps: it parks once,
+     * not once per nap (it used to nap 50 us to 1 ms at a time while another carrier was busy).
+     */
+    @Test
+    @Timeout(60)
+    void anIdleCarrierSleepsBesideShortSlices() {
+        try (Scheduler s = Scheduler.create(2)) {
+            Weft.run(s, () -> Timer.sleep(Duration.ofMillis(1))); // carriers started
+            List<Thread> carriers = Carriers.of(s);
+            int before = parkSessions(carriers);
+            One2OneChannel<Integer> ping = Channel.one2one();
+            One2OneChannel<Integer> pong = Channel.one2one();
+            Weft.run(s, () -> Parallel.run(() -> {
+                long end = System.nanoTime() + 1_000_000_000L;
+                while (System.nanoTime() - end < 0) {
+                    ping.out().write(1);
+                    pong.in().read();
+                }
+                ping.out().poison();
+            }, () -> {
+                try {
+                    for (;;) {
+                        pong.out().write(ping.in().read());
+                    }
+                } catch (PoisonException e) {
+                    // the ping side is done
+                }
+            }));
+            int parks = parkSessions(carriers) - before;
+            // Napping would be 1000 parks at least (1 ms naps); a carrier descheduled for a watchdog round on a
+            // loaded machine costs a few naps.
+            assertTrue(parks < 60, "the carriers parked " + parks + " times in 1 s of ping-pong");
+        }
+    }
+
+    private static int parkSessions(List<Thread> carriers) {
+        int n = 0;
+        for (Thread t : carriers) {
+            n += ((Carrier) t).worker.parkSessions;
+        }
+        return n;
     }
 
     @Test

@@ -1,6 +1,7 @@
 package dev.weft.net.launch;
 
 import dev.weft.csp.ConnectionClient;
+import dev.weft.csp.Pausable;
 import dev.weft.csp.PoisonException;
 import dev.weft.csp.Scheduler;
 import dev.weft.csp.Weft;
@@ -78,9 +79,7 @@ public final class Worker {
         List<String> args = Arrays.asList(reply).subList(3, reply.length);
         status.write("started"); // from now on the launcher hears at once if this node is lost
         control.read();          // go: every node has joined
-        Thread watch = new Thread(() -> exitWhenTheLauncherGoes(control), "weft-worker-watch");
-        watch.setDaemon(true);
-        watch.start();
+        Weft.spawn(s, () -> exitWhenTheLauncherGoes(control)); // a fiber: no thread beside the carriers waits
         try {
             Weft.run(s, () -> program.run(new Cluster(node, given, size, args)));
         } catch (RuntimeException | Error e) {
@@ -115,7 +114,12 @@ public final class Worker {
         }
     }
 
-    /** The launcher poisons the control channel when it aborts a run; a lost launcher fails it too. */
+    /**
+     * The launcher poisons the control channel when it aborts a run; a lost launcher fails it too. This node's
+     * own close at the end of its part poisons it as well ({@link #ending}): the fiber then ends, and so
+     * lets the scheduler close.
+     */
+    @Pausable
     private static void exitWhenTheLauncherGoes(NetChannelInput<String> control) {
         try {
             control.read();

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.weft.csp.Pausable;
+import dev.weft.csp.runtime.Carrier;
 import dev.weft.net.FreePorts;
 import dev.weft.net.NetChannelInput;
 import java.io.BufferedReader;
@@ -94,6 +95,41 @@ class LauncherTest {
     }
 
     static final Queue<Long> KILLED_AT = new ConcurrentLinkedQueue<>();
+
+    /** Each worker sends node 0 the names of its JVM's Weft threads other than its carriers, while it runs. */
+    public static final class WeftThreads implements NetProgram<String> {
+        @Override
+        @Pausable
+        public String run(Cluster c) {
+            if (c.index() > 0) {
+                StringBuilder others = new StringBuilder();
+                int carriers = 0;
+                for (Thread t : Thread.getAllStackTraces().keySet()) {
+                    if (t instanceof Carrier) {
+                        carriers++;
+                    } else if (t.getName().startsWith("weft")) {
+                        others.append(' ').append(t.getName());
+                    }
+                }
+                c.node().<String>one2net("threads").write(carriers + " carriers," + others);
+                return null;
+            }
+            NetChannelInput<String> in = c.node().net2one("threads");
+            StringBuilder all = new StringBuilder();
+            for (int i = 1; i < c.size(); i++) {
+                all.append(in.read()).append('\n');
+            }
+            return all.toString();
+        }
+    }
+
+    /** A worker JVM has its carriers and one other Weft thread, the carrier watchdog. */
+    @Test
+    void aWorkerJvmHasItsCarriersAndTheWatchdog() {
+        String carriers = Runtime.getRuntime().availableProcessors() + " carriers,";
+        assertEquals(carriers + " weft-carrier-watchdog\n" + carriers + " weft-carrier-watchdog\n",
+                launcher(3).run(WeftThreads.class));
+    }
 
     @Test
     void aProgramRunsOnThreeNodesAndEveryWorkerJvmEnds() throws Exception {

@@ -20,6 +20,8 @@ import javax.management.remote.JMXServiceURL;
  * {@code dev.weft:type=Scheduler} MBean (see csp-core's {@code SchedulerMXBean}).
  */
 final class DumpCommand {
+    /** How long an empty list of schedulers is asked again (their MBeans follow the server's creation). */
+    private static final long REGISTRATION_WAIT_NANOS = 500_000_000L;
     static final String USAGE = "usage: java -jar csp-weaver.jar dump PID   (the fiber dumps of a running JVM's"
             + " Weft schedulers)";
 
@@ -49,8 +51,7 @@ final class DumpCommand {
         }
         try (JMXConnector connector = JMXConnectorFactory.connect(new JMXServiceURL(address))) {
             MBeanServerConnection server = connector.getMBeanServerConnection();
-            Set<ObjectName> schedulers = new TreeSet<>(server.queryNames(new ObjectName("dev.weft:type=Scheduler,*"),
-                    null));
+            Set<ObjectName> schedulers = schedulers(server);
             if (schedulers.isEmpty()) {
                 err.println("weft: JVM " + pid + " has no Weft scheduler open (or runs with -Dweft.jmx=false)");
                 return WeaveCli.FAILED;
@@ -62,6 +63,28 @@ final class DumpCommand {
         } catch (IOException | JMException e) {
             err.println("weft: cannot read the schedulers of JVM " + pid + ": " + e);
             return WeaveCli.FAILED;
+        }
+    }
+
+    /**
+     * The schedulers' MBeans. Weft registers them once the MBean server exists, which the agent just started may
+     * have made: they follow within a round of the JVM's carrier watchdog (12.5 ms), so an empty answer is
+     * asked again for a while.
+     */
+    private static Set<ObjectName> schedulers(MBeanServerConnection server) throws IOException, JMException {
+        ObjectName pattern = new ObjectName("dev.weft:type=Scheduler,*");
+        long deadline = System.nanoTime() + REGISTRATION_WAIT_NANOS;
+        for (;;) {
+            Set<ObjectName> found = new TreeSet<>(server.queryNames(pattern, null));
+            if (!found.isEmpty() || System.nanoTime() - deadline > 0) {
+                return found;
+            }
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return found;
+            }
         }
     }
 }
