@@ -19,6 +19,19 @@ import java.nio.ByteBuffer;
  * <p>Answers arrive on a network event loop, which updates the state under this object's monitor and rings
  * the doorbell: a channel with room for one token that overwrites, so ringing never blocks and a ring that
  * comes between a check and the wait is not lost. A failure poisons the doorbell instead.
+ *
+ * <p>Why a second wake-up ({@link #waiter}, for {@link #awaitWithdrawal} only): a cancelled writer must learn
+ * whether its value was withdrawn before it unwinds, and a cancelled fiber cannot read a channel (the read throws
+ * at once), so it parks ignoring the cancellation and the answer unparks it. Each wake-up reaches only the wait
+ * it is for. The doorbell's token is taken by the next wait on this lane. The waiter is registered under this
+ * object's monitor by the check that found no answer, and taken there by the answer that wakes it: so the
+ * registration and the answer are ordered by the monitor, an answer that comes after the check finds the
+ * waiter (no lost wake-up), and one that comes before is seen by the check, which then does not register (no
+ * unpark reaches a party that went on: a plain thread would keep it as a permit and end its next channel wait
+ * early, since csp-core parks a thread once per channel wait). The same hand-off is why park and unpark cannot
+ * replace the doorbell: a cancellable park ended by an interrupt cannot tell, with csp-core's public API,
+ * whether an answer's unpark is already on its way to it, to be kept as such a permit; a channel read withdraws
+ * its wait inside csp-core, where that is known.
  */
 final class Lane {
     private static final Object RING = new Object();
@@ -40,7 +53,7 @@ final class Lane {
     private long routeMoves; // the move count of the route of the last value sent
     private long switchedAt; // values sent before the last change of route
     private Route sending; // the route of the value being sent, chosen with its number
-    private volatile Fiber waiter; // a cancelled writer waiting to learn whether its value was withdrawn
+    private Fiber waiter; // a cancelled writer waiting to learn whether its value was withdrawn (see above)
 
     NetOutput<?> owner() {
         return owner;
@@ -81,7 +94,7 @@ final class Lane {
         Route r = sending;
         byte[] image;
         try {
-            image = moving.moveOut(carrier, r.link());
+            image = moving.move.moveOut(carrier, r.link());
         } catch (RuntimeException e) {
             returnCredit();
             throw e;
@@ -137,25 +150,26 @@ final class Lane {
      */
     @Pausable
     private boolean awaitWithdrawal(long mine) {
-        waiter = Fiber.current();
-        try {
-            for (;;) {
-                Boolean outcome = outcome(mine);
-                if (outcome != null) {
-                    return outcome;
-                }
-                Extensions.parkIgnoringCancellation(this);
+        Fiber me = Fiber.current();
+        for (;;) {
+            Boolean outcome = outcome(mine, me);
+            if (outcome != null) {
+                return outcome;
             }
-        } finally {
-            waiter = null;
+            Extensions.parkIgnoringCancellation(this); // a fiber may return without a wake-up: it looks again
         }
     }
 
-    private synchronized Boolean outcome(long mine) {
+    /** The outcome of value {@code mine}, or null having registered {@code me} as the waiter for it. */
+    private synchronized Boolean outcome(long mine, Fiber me) {
+        if (waiter == me) {
+            waiter = null; // back without the answer's wake-up (a fiber's spurious return): looking again
+        }
         if (answered >= mine) {
             return lastWithdrawn;
         }
         owner.checkFailure();
+        waiter = me;
         return null;
     }
 
@@ -268,17 +282,20 @@ final class Lane {
     }
 
     private void answer(boolean withdrawn) {
+        Fiber w;
         synchronized (this) {
             answered++;
             settled++;
             credits = 1;
             lastWithdrawn = withdrawn;
+            w = takeWaiter();
         }
-        ring();
+        ring(w);
     }
 
     /** The input is buffered: the first value is in its buffer, {@code capacity - 1} more may follow. */
     boolean opened(long capacity) {
+        Fiber w;
         synchronized (this) {
             if (buffered || capacity < 1 || capacity > Integer.MAX_VALUE) {
                 return false;
@@ -288,8 +305,9 @@ final class Lane {
             answered++;
             settled++;
             credits += this.capacity - 1;
+            w = takeWaiter(); // the first value is answered
         }
-        ring();
+        ring(w);
         return true;
     }
 
@@ -302,7 +320,7 @@ final class Lane {
             credits += (int) n;
             settled += n;
         }
-        ring();
+        ring(null);
         return true;
     }
 
@@ -314,26 +332,42 @@ final class Lane {
             }
             reply = value;
         }
-        ring();
+        ring(null);
         return true;
     }
 
-    /** Wakes the party waiting on this lane, if any, to look at its state again. */
-    private void ring() {
+    /**
+     * Wakes the party waiting on this lane, if any, to look at its state again; and {@code withdrawing}, the
+     * cancelled writer that an answer took as the waiter, if any.
+     */
+    private void ring(Fiber withdrawing) {
         Extensions.offer(doorbell.out(), RING);
-        unparkWaiter();
+        if (withdrawing != null) {
+            withdrawing.unpark();
+        }
     }
 
     /** The output has failed: wakes its waiting party, which throws the output's failure. From any thread. */
     void failed() {
         doorbell.in().poison();
-        unparkWaiter();
-    }
-
-    private void unparkWaiter() {
-        Fiber w = waiter; // volatile: an answer's ring reads it without the lock
+        Fiber w;
+        synchronized (this) {
+            w = takeWaiter();
+        }
         if (w != null) {
             w.unpark();
         }
+    }
+
+    /** The cancelled writer waiting for an answer, if any, taken so that only this wake-up reaches it. */
+    private Fiber takeWaiter() {
+        Fiber w = waiter;
+        waiter = null;
+        return w;
+    }
+
+    @Override
+    public String toString() {
+        return "lane " + id + " of " + owner;
     }
 }

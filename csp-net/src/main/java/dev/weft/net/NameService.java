@@ -245,8 +245,21 @@ final class NameService {
 
     // ----------------------------------------------------------------------------- frames, on event loops
 
+    /** Takes the NAME frames; one it cannot take (malformed, or a request to a node that serves no names) is refused. */
+    void routeOn(FrameRoutes routes) {
+        FrameRoutes.Handler named = (link, f) -> {
+            if (!received(link, f)) {
+                link.refuse("unknown frame type " + f.type());
+            }
+        };
+        routes.on(Protocol.NAME_REGISTER, named);
+        routes.on(Protocol.NAME_RESOLVE, named);
+        routes.on(Protocol.NAME_FORGET, named);
+        routes.on(Protocol.NAME_ANSWER, named);
+    }
+
     /** Handles a NAME frame; false if {@code f} is not one (or is malformed). */
-    boolean received(Link link, Frame f) {
+    private boolean received(Link link, Frame f) {
         switch (f.type()) {
             case Protocol.NAME_REGISTER:
             case Protocol.NAME_RESOLVE:

@@ -39,14 +39,13 @@ public final class Node implements AutoCloseable {
 
     private Node(Builder b) {
         Codec codec = b.codec != null ? b.codec : new KryoCodec(b.allowed.toArray(new Class<?>[0]));
-        endpoints = new Endpoints(codec);
-        boolean hasNames = b.serveNames || b.nameServer != null;
-        names = hasNames ? new NameService(endpoints, b.serveNames, b.nameServer) : null;
+        endpoints = new Endpoints(codec, b.serveNames, b.nameServer);
+        names = endpoints.names();
         answerWait = b.heartbeatTimeout.multipliedBy(2);
         CarrierLoops carriers = b.scheduler != null ? CarrierLoops.of(b.scheduler) : CarrierLoops.ofCurrentCarrier();
         transport = Transport.start(new TransportConfig(b.host, b.port, b.secret, b.tls, b.heartbeatInterval,
                 b.heartbeatTimeout, b.maxFrameBytes), endpoints, carriers);
-        endpoints.start(transport, names);
+        endpoints.start(transport);
     }
 
     /** A builder of a node; its defaults listen on 127.0.0.1, on a free port, with no name server. */

@@ -24,9 +24,9 @@ import java.nio.ByteBuffer;
  * WITHDRAWN      channel = lane id                                                 input to writer: taken back
  *                                                                                  (else the read's ACK answers)
  * REPLY          channel = lane id,   payload = the reply                         connection server to client
- * NAME_*         channel = request id, payload = a {@link NameMessage}            name service
+ * NAME_*         channel = request id, payload = a name (UTF-8) or a location      name service
  *
- * Mobile inputs (see {@link Move}):
+ * Mobile inputs (see {@link InputMove}):
  * END            as DATA, payload = a moving input's {@link EndImage}             writer to input
  * DIRECT         channel = input id at its home,  number = lane id,             writer to a moved input
  *                payload = kind, sequence number, bytes
