@@ -5,6 +5,7 @@
 //
 // Usage: gopeer [workload...]   (default: every workload; short-ring1, short-ring64, short-commsTime: one
 // short program, a tenth of the size as warm-up then about 100 ms, for bench/first-100ms.sh)
+//        gopeer netpp-server | netpp-client PORT FRAME_BYTES   (a ping-pong across two processes: netpp.go)
 package main
 
 import (
@@ -13,6 +14,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"sort"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -285,6 +287,16 @@ func mandelbrot(workers, width, height, maxIter int) float64 {
 }
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "netpp-server" { // a ping-pong across two processes: see netpp.go
+		netppServer()
+		return
+	}
+	if len(os.Args) > 3 && os.Args[1] == "netpp-client" {
+		port, _ := strconv.Atoi(os.Args[2])
+		frameBytes, _ := strconv.Atoi(os.Args[3])
+		netppClient(port, frameBytes)
+		return
+	}
 	workloads := os.Args[1:]
 	if len(workloads) == 0 {
 		workloads = []string{"commsTime", "tokenRing", "fanIn", "select", "spawnJoin", "blocked", "mandelbrot"}

@@ -15,8 +15,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 class DeadlockTest {
-    /** Repetitions on two workers; raise with -Dweft.deadlockTest.iterations=N to stress. */
-    private static final int ITERATIONS = Integer.getInteger("weft.deadlockTest.iterations", 200);
+    /**
+     * Repetitions on one and on two workers; raise with -Dweft.deadlockTest.iterations=N to stress. Each asks for
+     * full collections: 200 took 160-210 s per test at load 26 on 2 cores (4 busy loops beside the build).
+     */
+    private static final int ITERATIONS = Integer.getInteger("weft.deadlockTest.iterations", 60);
     /** Runs of the hand-off tests on two workers, each on a new scheduler (each costs collections). */
     private static final int HANDOFFS = Integer.getInteger("weft.deadlockTest.handoffs", 20);
 

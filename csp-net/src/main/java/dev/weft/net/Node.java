@@ -162,7 +162,20 @@ public final class Node implements AutoCloseable {
     /** A client of the connection server registered under {@code name}, waiting until it is registered. */
     @Pausable
     public <Q, R> ConnectionClient<Q, R> connectionClient(String name) {
-        return connectionClient(ends.resolve(name, Duration.ofSeconds(Long.MAX_VALUE)));
+        return connectionClient(name, Duration.ofSeconds(Long.MAX_VALUE));
+    }
+
+    /**
+     * A client of the connection server registered under {@code name}, waiting at most {@code max} for the name;
+     * a name server that cannot be reached yet is asked again while {@code max} lasts (as {@link #one2net(String,
+     * Duration)}).
+     *
+     * @throws NameNotFoundException if the name is not registered within {@code max}
+     * @throws LinkLostException     if the name server closed, or could not be reached within {@code max}
+     */
+    @Pausable
+    public <Q, R> ConnectionClient<Q, R> connectionClient(String name, Duration max) {
+        return connectionClient(ends.resolve(name, max));
     }
 
     /**

@@ -85,7 +85,7 @@ public final class NetRatios {
     }
 
     /** Times each peer once a round, {@code ops} operations each; returns ns per operation, by peer and round. */
-    private static Map<String, double[]> inTurns(Map<String, LongSupplier> peers, int rounds, int ops) {
+    static Map<String, double[]> inTurns(Map<String, LongSupplier> peers, int rounds, int ops) {
         Map<String, double[]> ns = new LinkedHashMap<>();
         peers.keySet().forEach(p -> ns.put(p, new double[rounds]));
         for (int r = -WARM_UP_ROUNDS; r < rounds; r++) {
@@ -104,7 +104,7 @@ public final class NetRatios {
         return ns;
     }
 
-    private static void report(String prefix, Map<String, double[]> figures, boolean higherIsBetter) {
+    static void report(String prefix, Map<String, double[]> figures, boolean higherIsBetter) {
         double[] raw = figures.get("rawNetty");
         for (Map.Entry<String, double[]> e : figures.entrySet()) {
             result(prefix + "." + e.getKey(), median(e.getValue()));
@@ -116,7 +116,7 @@ public final class NetRatios {
     }
 
     /** The median over rounds of {@code a[r] / b[r]}: how many times b's figure a's is, round by round. */
-    private static double medianRatio(double[] a, double[] b) {
+    static double medianRatio(double[] a, double[] b) {
         double[] r = new double[a.length];
         for (int i = 0; i < a.length; i++) {
             r[i] = a[i] / b[i];
@@ -124,13 +124,13 @@ public final class NetRatios {
         return median(r);
     }
 
-    private static double median(double[] a) {
+    static double median(double[] a) {
         double[] s = a.clone();
         Arrays.sort(s);
         return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
     }
 
-    private static void result(String key, double value) {
+    static void result(String key, double value) {
         System.out.println("RESULT " + key + " " + (value >= 100 ? String.format("%.0f", value) : String.format("%.2f", value)));
     }
 }

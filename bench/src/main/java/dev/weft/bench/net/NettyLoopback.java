@@ -41,7 +41,7 @@ final class NettyLoopback implements AutoCloseable {
     static final byte DATA = Frame.FIRST_CHANNEL_TYPE;
     private static final int MAX_FRAME = 16 << 20;
     /** A Weft node's write-buffer marks: a writer waits for the socket past the high one. */
-    private static final WriteBufferWaterMark WATER_MARKS = new WriteBufferWaterMark(64 * 1024, 256 * 1024);
+    static final WriteBufferWaterMark WATER_MARKS = new WriteBufferWaterMark(64 * 1024, 256 * 1024);
 
     private final EventLoopGroup serverLoop;
     private final EventLoopGroup clientLoop;
@@ -55,10 +55,9 @@ final class NettyLoopback implements AutoCloseable {
      * the codec, so they see one whole frame at a time, without its length).
      */
     NettyLoopback(Supplier<ChannelHandler[]> serverHandlers, Supplier<ChannelHandler[]> clientHandlers) {
-        IoHandlerFactory io = Epoll.isAvailable() ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
-        Class<? extends ServerChannel> serverType = Epoll.isAvailable() ? EpollServerSocketChannel.class
-                : NioServerSocketChannel.class;
-        Class<? extends Channel> clientType = Epoll.isAvailable() ? EpollSocketChannel.class : NioSocketChannel.class;
+        IoHandlerFactory io = ioHandlers();
+        Class<? extends ServerChannel> serverType = serverType();
+        Class<? extends Channel> clientType = clientType();
         serverLoop = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("raw-netty-server", true), io);
         clientLoop = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("raw-netty-client", true), io);
         try {
@@ -82,7 +81,21 @@ final class NettyLoopback implements AutoCloseable {
         }
     }
 
-    private static ChannelInitializer<Channel> framed(Supplier<ChannelHandler[]> handlers, CompletableFuture<Channel> made) {
+    /** Epoll where Netty has it, else NIO. */
+    static IoHandlerFactory ioHandlers() {
+        return Epoll.isAvailable() ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+    }
+
+    static Class<? extends ServerChannel> serverType() {
+        return Epoll.isAvailable() ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+    }
+
+    static Class<? extends Channel> clientType() {
+        return Epoll.isAvailable() ? EpollSocketChannel.class : NioSocketChannel.class;
+    }
+
+    /** Each channel gets the length codec, then the handlers {@code handlers} makes; {@code made} gets the channel. */
+    static ChannelInitializer<Channel> framed(Supplier<ChannelHandler[]> handlers, CompletableFuture<Channel> made) {
         return new ChannelInitializer<>() {
             @Override
             protected void initChannel(Channel ch) {

@@ -87,6 +87,7 @@ public final class Launcher {
         cmd.addAll(AotCacheFlags.ofThisJvm());
         cmd.addAll(config.jvmArgs);
         cmd.add("-Dweft.heartbeat=" + config.heartbeatInterval.toMillis() + "," + config.heartbeatTimeout.toMillis());
+        cmd.add("-Dweft.joinWait=" + config.joinTimeout.toMillis()); // then this launcher has given up on it
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
         cmd.add(Worker.class.getName());

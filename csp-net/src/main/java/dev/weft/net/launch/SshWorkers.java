@@ -47,6 +47,7 @@ final class SshWorkers implements AutoCloseable {
         java.add("-Dweft.bind=" + bind);
         java.add("-Dweft.label=ssh " + host);
         java.add("-Dweft.index=" + index);
+        java.add("-Dweft.joinWait=" + config.joinTimeout.toMillis()); // nothing ends a worker left behind over ssh
         List<String> ssh = new ArrayList<>(List.of("ssh", "-o", "BatchMode=yes"));
         ssh.addAll(config.sshOptions);
         ssh.add(host);

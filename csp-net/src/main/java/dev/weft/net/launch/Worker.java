@@ -5,11 +5,13 @@ import dev.weft.csp.PoisonException;
 import dev.weft.csp.Scheduler;
 import dev.weft.csp.Weft;
 import dev.weft.net.LinkLostException;
+import dev.weft.net.NameNotFoundException;
 import dev.weft.net.NetChannelInput;
 import dev.weft.net.NetChannelLocation;
 import dev.weft.net.NetChannelOutput;
 import dev.weft.net.Node;
 import dev.weft.net.NodeAddress;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 
@@ -25,7 +27,7 @@ public final class Worker {
     static final String JOIN = "weft.launch.join";
     /** A worker that takes the index the launcher gives it. */
     static final int ANY_INDEX = -1;
-    /** How long a worker tries to reach a launcher that is not up yet. */
+    /** How long a worker started by hand tries to reach a launcher that is not up yet. */
     private static final long JOIN_WAIT_MS = 60_000;
     /** Set once this worker's part has ended: its own node's close then ends the control channel, not the launcher. */
     private static volatile boolean ending;
@@ -60,8 +62,12 @@ public final class Worker {
     private static int joinAndRun(Node node, Scheduler s, NetProgram<?> program, String programClass, int index,
                                   String label) {
         NetChannelInput<String> control = node.net2one();
-        String[] reply = join(node, programClass + "\n" + ProcessHandle.current().pid() + "\n" + control.location()
-                + "\n" + index + "\n" + label.replace('\n', ' ')).split("\n", -1);
+        String joined = join(node, programClass + "\n" + ProcessHandle.current().pid() + "\n" + control.location()
+                + "\n" + index + "\n" + label.replace('\n', ' '));
+        if (joined == null) {
+            return 3;
+        }
+        String[] reply = joined.split("\n", -1);
         if (reply[0].equals("refused")) {
             System.err.println("the launcher refused this worker: " + reply[1]);
             return 2;
@@ -93,30 +99,19 @@ public final class Worker {
     }
 
     /**
-     * Asks the launcher to join; a worker started by hand may start before the launcher listens, so an
-     * unreachable launcher is tried again for {@link #JOIN_WAIT_MS}.
+     * Asks the launcher to join, waiting at most {@code weft.joinWait} ms (the launcher passes its join timeout,
+     * after which it has given up on this worker; one started by hand waits {@link #JOIN_WAIT_MS}): a worker may
+     * start before its launcher listens, and one whose launcher has gone must not wait for it forever. Returns
+     * the launcher's reply, or null (told on standard error) if it could not be reached.
      */
     private static String join(Node node, String request) {
-        long deadline = System.currentTimeMillis() + JOIN_WAIT_MS;
-        for (int attempt = 0; ; attempt++) {
-            try {
-                ConnectionClient<String, String> join = node.connectionClient(JOIN);
-                return join.request(request);
-            } catch (LinkLostException unreachable) {
-                if (System.currentTimeMillis() > deadline) {
-                    throw unreachable;
-                }
-                if (attempt == 0) {
-                    System.err.println("worker: the launcher is not reachable yet (" + unreachable.getMessage()
-                            + "); trying again for " + JOIN_WAIT_MS / 1000 + " s");
-                }
-                try {
-                    Thread.sleep(200); // a plain thread: the launcher is not up yet
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw unreachable;
-                }
-            }
+        Duration wait = Duration.ofMillis(Long.getLong("weft.joinWait", JOIN_WAIT_MS));
+        try {
+            return node.<String, String>connectionClient(JOIN, wait).request(request);
+        } catch (LinkLostException | NameNotFoundException e) {
+            System.err.println("worker: could not join the launcher within " + wait.toMillis() + " ms: "
+                    + e.getMessage());
+            return null;
         }
     }
 

@@ -133,6 +133,22 @@ class LauncherTest {
     }
 
     @Test
+    void aWorkerWhoseLauncherIsGoneGivesUpJoiningAfterItsWait() throws Exception {
+        int port = FreePorts.belowTheEphemeralRange(); // nothing listens there: the launcher has gone
+        Process orphan = new ProcessBuilder(System.getProperty("java.home") + "/bin/java", "-Dweft.joinWait=1500",
+                "-cp", System.getProperty("java.class.path"), Worker.class.getName(), "127.0.0.1:" + port,
+                SumOfIndices.class.getName()).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        try {
+            String said = new String(orphan.getErrorStream().readAllBytes(), UTF_8); // to its exit
+            assertTrue(orphan.waitFor(60, TimeUnit.SECONDS), "the worker still waits to join: " + said);
+            assertEquals(3, orphan.exitValue(), said);
+            assertTrue(said.contains("could not join the launcher within 1500 ms"), said);
+        } finally {
+            orphan.destroyForcibly();
+        }
+    }
+
+    @Test
     void oneNodeRunsInThisJvmAlone() {
         assertEquals(0L, launcher(1).run(SumOfIndices.class));
     }

@@ -8,13 +8,16 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.weft.csp.Pausable;
 import dev.weft.net.NetChannelInput;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -30,6 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
 class SshLaunchTest {
     private static final Path SCRIPT = Path.of("src/test/cluster/ssh-hosts.sh");
     private static final String[] HOSTS = {"10.79.0.2", "10.79.0.3"};
+    /** A worker that has not joined gives up after this: then no run leaves one behind on a host. */
+    private static final Duration JOIN_TIMEOUT = Duration.ofSeconds(15);
     @TempDir
     static Path keys;
     private static boolean started;
@@ -60,6 +65,45 @@ class SshLaunchTest {
         assumeTrue(unavailable == null, unavailable);
     }
 
+    /** Every worker JVM a case started on a host has ended: joined or not, none outlives its run for long. */
+    @AfterEach
+    void noWorkerIsLeftOnAnyHost() throws Exception {
+        if (unavailable != null) {
+            return;
+        }
+        long end = System.nanoTime() + JOIN_TIMEOUT.toNanos() + TimeUnit.SECONDS.toNanos(30);
+        List<String> left = workersOnTheHosts();
+        while (!left.isEmpty() && System.nanoTime() < end) {
+            Thread.sleep(100);
+            left = workersOnTheHosts();
+        }
+        assertEquals(List.of(), left, "worker JVMs left on the hosts");
+    }
+
+    /** The command lines of the worker JVMs running in the hosts' namespaces. */
+    private static List<String> workersOnTheHosts() throws Exception {
+        List<String> workers = new ArrayList<>();
+        for (int i = 1; i <= HOSTS.length; i++) {
+            Process p = new ProcessBuilder("ip", "netns", "pids", "weft-ssh-" + i).redirectErrorStream(true).start();
+            String pids = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(p.waitFor(10, TimeUnit.SECONDS));
+            for (String pid : pids.split("\\s+")) {
+                Path cmdline = Path.of("/proc", pid, "cmdline");
+                if (!pid.isEmpty() && Files.exists(cmdline)) {
+                    try {
+                        String cmd = new String(Files.readAllBytes(cmdline), StandardCharsets.UTF_8).replace('\0', ' ');
+                        if (cmd.contains(Worker.class.getName())) {
+                            workers.add(pid + ": " + cmd);
+                        }
+                    } catch (NoSuchFileException ended) {
+                        // it ended while we looked
+                    }
+                }
+            }
+        }
+        return workers;
+    }
+
     @AfterAll
     static void stopTheHosts() throws Exception {
         if (started) {
@@ -73,7 +117,8 @@ class SshLaunchTest {
                 .sshOptions("-i", keys.resolve("id").toString(), "-o", "StrictHostKeyChecking=no", "-o",
                         "UserKnownHostsFile=/dev/null", "-o", "LogLevel=ERROR")
                 .sshJava(System.getProperty("java.home") + "/bin/java")
-                .heartbeat(Duration.ofMillis(200), Duration.ofMillis(EngineTasks.HEARTBEAT_TIMEOUT_MS));
+                .heartbeat(Duration.ofMillis(200), Duration.ofMillis(EngineTasks.HEARTBEAT_TIMEOUT_MS))
+                .joinTimeout(JOIN_TIMEOUT);
     }
 
     /** Each worker tells node 0 where it listens and its class path; node 0 returns them, a line per worker. */
