@@ -17,12 +17,12 @@ import java.util.List;
 
 /**
  * A worker node of a {@link Launcher} run, in a JVM of its own: {@code java -cp <the program's class path>
- * dev.weft.net.launch.Worker <launcher host:port> <program class>}. The launcher starts these itself on this
+ * dev.weft.net.launch.WorkerMain <launcher host:port> <program class>}. The launcher starts these itself on this
  * machine; start them by hand on other machines (with {@code -Dweft.bind=<this machine's address>} so that
  * other nodes can reach it). The worker joins the launcher, runs its part, reports, and exits: 0 when its
  * part ended normally, 1 when it failed, 2 when the launcher refused it, 3 when the launcher went away.
  */
-public final class Worker {
+public final class WorkerMain {
     /** The connection server through which workers join a launcher. */
     static final String JOIN = "weft.launch.join";
     /** A worker that takes the index the launcher gives it. */
@@ -32,7 +32,7 @@ public final class Worker {
     /** Set once this worker's part has ended: its own node's close then ends the control channel, not the launcher. */
     private static volatile boolean ending;
 
-    private Worker() {
+    private WorkerMain() {
     }
 
     /** Joins the launcher at {@code args[0]} and runs program {@code args[1]}. */
