@@ -1,6 +1,6 @@
 package dev.weft.bench;
 
-import dev.weft.net.KryoCodec;
+import dev.weft.net.codec.KryoCodec;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -2,7 +2,7 @@ package dev.weft.net;
 
 /**
  * Turns values into bytes and back, for values that cross a link. A codec is shared by all the fibers and
- * network threads of a node, so it must be thread-safe. The default ({@link KryoCodec}) builds only the
+ * network threads of a node, so it must be thread-safe. The default ({@link dev.weft.net.codec.KryoCodec}) builds only the
  * types it allows; a codec of your own must be as careful: {@link #decode} runs on bytes from the network.
  */
 public interface Codec {

@@ -8,6 +8,7 @@ import dev.weft.csp.ChannelOutput;
 import dev.weft.csp.Extensions;
 import dev.weft.csp.Pausable;
 import dev.weft.csp.PoisonException;
+import dev.weft.net.internal.BarrierCoordinator;
 
 /**
  * A barrier whose parties are processes on several nodes: each {@link #sync()} waits until every party

@@ -4,6 +4,9 @@ import dev.weft.csp.ConnectionClient;
 import dev.weft.csp.Pausable;
 import dev.weft.csp.PoisonException;
 import dev.weft.csp.Scheduler;
+import dev.weft.net.codec.KryoCodec;
+import dev.weft.net.internal.BarrierCoordinator;
+import dev.weft.net.internal.NodeEnds;
 import dev.weft.net.poll.CarrierLoops;
 import dev.weft.net.transport.Transport;
 import dev.weft.net.transport.TransportConfig;
@@ -32,21 +35,18 @@ import javax.net.ssl.SSLContext;
  */
 public final class Node implements AutoCloseable {
     private final Transport transport;
-    private final Endpoints endpoints;
-    private final NameService names;
+    private final NodeEnds ends;
     private final Duration answerWait;
     private volatile boolean closed;
 
     private Node(Builder b) {
         Codec codec = b.codec != null ? b.codec : new KryoCodec(b.allowed.toArray(new Class<?>[0]));
-        endpoints = new Endpoints(codec);
-        boolean hasNames = b.serveNames || b.nameServer != null;
-        names = hasNames ? new NameService(endpoints, b.serveNames, b.nameServer) : null;
+        ends = new NodeEnds(codec, b.serveNames, b.nameServer);
         answerWait = b.heartbeatTimeout.multipliedBy(2);
         CarrierLoops carriers = b.scheduler != null ? CarrierLoops.of(b.scheduler) : CarrierLoops.ofCurrentCarrier();
         transport = Transport.start(new TransportConfig(b.host, b.port, b.secret, b.tls, b.heartbeatInterval,
-                b.heartbeatTimeout, b.maxFrameBytes), endpoints, carriers);
-        endpoints.start(transport, names);
+                b.heartbeatTimeout, b.maxFrameBytes), ends.listener(), carriers);
+        ends.start(transport);
     }
 
     /** A builder of a node; its defaults listen on 127.0.0.1, on a free port, with no name server. */
@@ -67,7 +67,7 @@ public final class Node implements AutoCloseable {
     /** A synchronous net input read on this node: a remote write returns once this end's read took it. */
     public <T> NetChannelInput<T> net2one() {
         checkOpen();
-        return endpoints.newInput(0);
+        return ends.net2one(0);
     }
 
     /**
@@ -81,29 +81,30 @@ public final class Node implements AutoCloseable {
             throw new IllegalArgumentException("capacity must be at least 0, got " + capacity);
         }
         checkOpen();
-        return endpoints.newInput(capacity);
+        return ends.net2one(capacity);
     }
 
     /** A synchronous net input that any number of local processes may read. */
     public <T> NetSharedChannelInput<T> net2any() {
         checkOpen();
-        return endpoints.newSharedInput();
+        return ends.net2any();
     }
 
     /** An output to the net input at {@code at} (on any node, this one included); it connects on first use. */
     public <T> NetChannelOutput<T> one2net(NetChannelLocation at) {
-        return output(at);
+        checkOutput(at);
+        return ends.one2net(at);
     }
 
     /** An output to the net input at {@code at} that any number of local processes may write to. */
     public <T> NetSharedChannelOutput<T> any2net(NetChannelLocation at) {
-        return output(at);
+        checkOutput(at);
+        return ends.any2net(at);
     }
 
-    private <T> NetOutput<T> output(NetChannelLocation at) {
+    private void checkOutput(NetChannelLocation at) {
         Objects.requireNonNull(at, "a location is needed");
         checkOpen();
-        return endpoints.newOutput(at);
     }
 
     /**
@@ -116,9 +117,8 @@ public final class Node implements AutoCloseable {
      */
     @Pausable
     public <T> NetChannelInput<T> net2one(String name) {
-        NetAltingInput<T> in = endpoints.newInput(0);
-        register(name, in);
-        return in;
+        checkOpen();
+        return ends.net2one(name, answerWait);
     }
 
     /** An output to the net input registered under {@code name}, waiting until the name is registered. */
@@ -137,26 +137,26 @@ public final class Node implements AutoCloseable {
      */
     @Pausable
     public <T> NetChannelOutput<T> one2net(String name, Duration max) {
-        return output(nameService().resolve(name, max));
+        return one2net(ends.resolve(name, max));
     }
 
     /** The server end of a connection that clients on any node reach with {@link #connectionClient}. */
     public <Q, R> NetConnectionServer<Q, R> connectionServer() {
         checkOpen();
-        return new NetServer<>(endpoints, endpoints.newInput(0));
+        return ends.connectionServer();
     }
 
     /** A connection server registered under {@code name} at the name server (see {@link #net2one(String)}). */
     @Pausable
     public <Q, R> NetConnectionServer<Q, R> connectionServer(String name) {
-        NetAltingInput<Q> requests = endpoints.newInput(0);
-        register(name, requests);
-        return new NetServer<>(endpoints, requests);
+        checkOpen();
+        return ends.connectionServer(name, answerWait);
     }
 
     /** A client of the connection server at {@code at}; any number of processes may share it. */
     public <Q, R> ConnectionClient<Q, R> connectionClient(NetChannelLocation at) {
-        return new NetClient<>(this.<Q>output(at));
+        checkOutput(at);
+        return ends.connectionClient(at);
     }
 
     /** A client of the connection server registered under {@code name}, waiting until it is registered. */
@@ -175,7 +175,7 @@ public final class Node implements AutoCloseable {
      */
     @Pausable
     public <Q, R> ConnectionClient<Q, R> connectionClient(String name, Duration max) {
-        return new NetClient<>(this.<Q>output(nameService().resolve(name, max)));
+        return connectionClient(ends.resolve(name, max));
     }
 
     /**
@@ -206,25 +206,6 @@ public final class Node implements AutoCloseable {
         return NetBarrier.join(this, name, one2net(name), localParties);
     }
 
-    @Pausable
-    private void register(String name, NetInput<?> in) {
-        checkOpen();
-        try {
-            nameService().register(name, in.location(), answerWait);
-        } catch (RuntimeException e) {
-            endpoints.forget(in);
-            throw e;
-        }
-    }
-
-    private NameService nameService() {
-        if (names == null) {
-            throw new IllegalStateException("this node has no name server: give Node.Builder.nameServer(address),"
-                    + " or serveNames()");
-        }
-        return names;
-    }
-
     private void checkOpen() {
         if (closed) {
             throw new IllegalStateException("node " + address() + " is closed");
@@ -241,10 +222,7 @@ public final class Node implements AutoCloseable {
             return;
         }
         closed = true;
-        if (names != null) {
-            names.close();
-        }
-        endpoints.failAll(new PoisonException("node " + address() + " is closed"));
+        ends.close(new PoisonException("node " + address() + " is closed"));
         transport.close();
     }
 

@@ -4,6 +4,8 @@ import dev.weft.csp.CancelledException;
 import dev.weft.csp.Guard;
 import dev.weft.csp.Pausable;
 import dev.weft.csp.Readiness;
+import dev.weft.net.internal.sockets.Sneaky;
+import dev.weft.net.internal.sockets.SocketLoops;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;

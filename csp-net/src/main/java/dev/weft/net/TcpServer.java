@@ -4,6 +4,7 @@ import dev.weft.csp.CancelledException;
 import dev.weft.csp.Guard;
 import dev.weft.csp.Pausable;
 import dev.weft.csp.Readiness;
+import dev.weft.net.internal.sockets.SocketLoops;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;

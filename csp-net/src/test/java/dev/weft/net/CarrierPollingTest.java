@@ -3,13 +3,13 @@ package dev.weft.net;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import dev.weft.csp.Channel;
 import dev.weft.csp.One2OneChannel;
 import dev.weft.csp.Parallel;
 import dev.weft.csp.Scheduler;
 import dev.weft.csp.Weft;
 import dev.weft.csp.runtime.Carrier;
+import dev.weft.net.codec.KryoCodec;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;

@@ -1,5 +1,6 @@
 package dev.weft.net;
 
+import dev.weft.net.internal.HostilePeerTest;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
@@ -85,12 +86,12 @@ public final class ChildNode {
     }
 
     /** Starts a child JVM playing {@code role}, and waits until it says it is ready. */
-    static Process start(NodeAddress nameServer, String role) throws IOException {
+    public static Process start(NodeAddress nameServer, String role) throws IOException {
         return start(nameServer, role, null);
     }
 
     /** As {@link #start(NodeAddress, String)}, its links proving {@code secret} (null: none). */
-    static Process start(NodeAddress nameServer, String role, String secret) throws IOException {
+    public static Process start(NodeAddress nameServer, String role, String secret) throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add(System.getProperty("java.home") + File.separator + "bin" + File.separator + "java");
         String carriers = TestCarriers.jvmOption();

@@ -9,15 +9,15 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
 /** A transport without the channel layer: it speaks the link protocol correctly and sends any frame. */
-final class HostileTransport implements LinkListener, AutoCloseable {
-    final Transport transport;
+public final class HostileTransport implements LinkListener, AutoCloseable {
+    public final Transport transport;
     /** Why its link was lost (the node it attacked refused it). */
-    final CompletableFuture<String> lost = new CompletableFuture<>();
+    public final CompletableFuture<String> lost = new CompletableFuture<>();
     /** The first channel-layer frame the attacked node sent back. */
-    final CompletableFuture<Frame> answered = new CompletableFuture<>();
+    public final CompletableFuture<Frame> answered = new CompletableFuture<>();
 
     /** Its links prove {@code secret} (null: none). */
-    HostileTransport(String secret) {
+    public HostileTransport(String secret) {
         transport = Transport.start(new TransportConfig("127.0.0.1", 0, secret, null, Duration.ofSeconds(1),
                 Duration.ofSeconds(5), 16 << 20), this, TestCarriers.loops());
     }

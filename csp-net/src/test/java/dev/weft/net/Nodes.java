@@ -8,25 +8,25 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
 /** Nodes on loopback for a test, closed together; and plain threads that block in net operations. */
-final class Nodes implements AutoCloseable {
+public final class Nodes implements AutoCloseable {
     private final List<Node> started = new ArrayList<>();
     private final List<Thread> threads = new ArrayList<>();
 
-    Node start() {
+    public Node start() {
         return add(TestCarriers.builder().start());
     }
 
-    Node start(Node.Builder b) {
+    public Node start(Node.Builder b) {
         return add(b.start());
     }
 
-    Node add(Node n) {
+    public Node add(Node n) {
         started.add(n);
         return n;
     }
 
     /** Starts {@code body} on a plain thread; {@link Party#join()} returns its result or rethrows its failure. */
-    <T> Party<T> thread(String name, Callable<T> body) {
+    public <T> Party<T> thread(String name, Callable<T> body) {
         Party<T> p = new Party<>(name, body);
         threads.add(p.thread);
         p.thread.start();
@@ -44,7 +44,7 @@ final class Nodes implements AutoCloseable {
     }
 
     /** Waits until plain thread {@code t} blocks in a pausable operation (thread mode parks on its own fiber). */
-    static void awaitBlocked(Thread t) {
+    public static void awaitBlocked(Thread t) {
         while (!(LockSupport.getBlocker(t) instanceof Fiber)) {
             if (!t.isAlive()) {
                 throw new AssertionError(t.getName() + " ended instead of blocking");
@@ -57,8 +57,8 @@ final class Nodes implements AutoCloseable {
     }
 
     /** A plain thread running a net operation. */
-    static final class Party<T> {
-        final Thread thread;
+    public static final class Party<T> {
+        public final Thread thread;
         private final AtomicReference<Object> outcome = new AtomicReference<>();
 
         Party(String name, Callable<T> body) {
@@ -72,16 +72,16 @@ final class Nodes implements AutoCloseable {
             thread.setDaemon(true);
         }
 
-        boolean isDone() {
+        public boolean isDone() {
             return outcome.get() != null;
         }
 
-        void awaitBlocked() {
+        public void awaitBlocked() {
             Nodes.awaitBlocked(thread);
         }
 
         @SuppressWarnings("unchecked")
-        T join() throws Exception {
+        public T join() throws Exception {
             thread.join();
             Object o = outcome.get();
             if (o instanceof Exception) {
@@ -94,7 +94,7 @@ final class Nodes implements AutoCloseable {
         }
 
         /** The failure the party ended with (fails the test if it ended normally). */
-        Throwable failure() throws InterruptedException {
+        public Throwable failure() throws InterruptedException {
             thread.join();
             Object o = outcome.get();
             if (!(o instanceof Throwable)) {

@@ -1,6 +1,6 @@
 package dev.weft.bench.net;
 
-import dev.weft.net.KryoCodec;
+import dev.weft.net.codec.KryoCodec;
 
 /** What the Weft side of the net benchmarks shares with the raw Netty side: the size of a value on the wire. */
 public final class WeftNet {

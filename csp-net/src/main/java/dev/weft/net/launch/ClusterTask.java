@@ -9,7 +9,7 @@ import java.util.Map;
  * Each task finds its place in the engine's environment (Slurm's task variables, or a Kubernetes indexed Job's):
  * task 0 is node 0, which listens where the others look for it, waits for them, prints the program's result and
  * exits with 0, or with 1 and the {@link LaunchException} naming the task that failed or was lost; every other
- * task is a {@link Worker} that joins it as the node of its own index. {@code -Dweft.heartbeat=<interval ms>,<timeout
+ * task is a {@link WorkerMain} that joins it as the node of its own index. {@code -Dweft.heartbeat=<interval ms>,<timeout
  * ms>} sets every node's heartbeat (default 1 s / 5 s).
  */
 public final class ClusterTask {
@@ -24,7 +24,7 @@ public final class ClusterTask {
         }
         Placement p = place(args[0], System.getenv());
         if (p.index() > 0) {
-            System.exit(Worker.run(p.node0(), args[1], p.index(), p.label(), p.host()));
+            System.exit(WorkerMain.run(p.node0(), args[1], p.index(), p.label(), p.host()));
         }
         Launcher.Builder b = Launcher.builder().remoteNodes(p.size() - 1).bind(p.host(), p.node0().port());
         Launcher.heartbeatProperty(b::heartbeat);

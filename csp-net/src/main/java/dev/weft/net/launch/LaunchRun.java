@@ -66,11 +66,11 @@ final class LaunchRun<R> implements AutoCloseable {
     }
 
     R run() {
-        NetConnectionServer<String, String> joins = node.connectionServer(Worker.JOIN);
+        NetConnectionServer<String, String> joins = node.connectionServer(WorkerMain.JOIN);
         for (int i = 1; i < config.localNodes; i++) {
             try {
                 watchExit(List.of(new ProcessBuilder(launcher.workerCommand(node.address().toString(),
-                        programClass.getName())).inheritIO().start()), Worker.ANY_INDEX, "a worker JVM");
+                        programClass.getName())).inheritIO().start()), WorkerMain.ANY_INDEX, "a worker JVM");
             } catch (IOException e) {
                 fail("could not start a worker JVM", e);
             }
@@ -109,7 +109,7 @@ final class LaunchRun<R> implements AutoCloseable {
     private void watchExit(List<Process> processes, int index, String what) {
         started.addAll(processes);
         processes.get(processes.size() - 1).onExit().thenAccept(ended -> {
-            String joinedAs = index == Worker.ANY_INDEX ? joinedPids.get(ended.pid()) : joinedNames.get(index);
+            String joinedAs = index == WorkerMain.ANY_INDEX ? joinedPids.get(ended.pid()) : joinedNames.get(index);
             String who = joinedAs != null ? joinedAs : what + " (pid " + ended.pid() + ")";
             if (ended.exitValue() != 0) {
                 fail(who + " exited with code " + ended.exitValue(), null);
@@ -128,13 +128,13 @@ final class LaunchRun<R> implements AutoCloseable {
                 joins.reply("refused\nthis launcher runs " + programClass.getName() + ", not " + request[0]);
                 continue;
             }
-            int asked = request.length > 3 ? Integer.parseInt(request[3]) : Worker.ANY_INDEX;
-            if (asked != Worker.ANY_INDEX && (asked < 1 || asked >= size || joinedNames.containsKey(asked))) {
+            int asked = request.length > 3 ? Integer.parseInt(request[3]) : WorkerMain.ANY_INDEX;
+            if (asked != WorkerMain.ANY_INDEX && (asked < 1 || asked >= size || joinedNames.containsKey(asked))) {
                 joins.reply("refused\nnode " + asked + (asked < 1 || asked >= size ? " is not a worker of a run on "
                         + size + " nodes" : " has joined already"));
                 continue;
             }
-            int index = asked != Worker.ANY_INDEX ? asked : lowestFree();
+            int index = asked != WorkerMain.ANY_INDEX ? asked : lowestFree();
             NetChannelLocation control = NetChannelLocation.parse(request[2]);
             String label = request.length > 4 && !request[4].isEmpty() ? request[4] + ", " : "";
             String name = "node " + index + " (" + label + control.node() + ", pid " + request[1] + ")";

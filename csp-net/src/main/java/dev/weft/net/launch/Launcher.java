@@ -11,7 +11,7 @@ import java.util.function.BiConsumer;
 /**
  * Runs a {@link NetProgram} on a network of nodes: this JVM is node 0 (and the name server); the others are
  * worker JVMs that the launcher starts on this machine, and any started by hand elsewhere
- * ({@link Worker}) or over ssh ({@link Builder#sshHosts}); under a cluster engine that starts every task itself
+ * ({@link WorkerMain}) or over ssh ({@link Builder#sshHosts}); under a cluster engine that starts every task itself
  * (Slurm, Kubernetes), each task runs {@link ClusterTask} instead. It waits for every node to join, runs the program on all of them, returns node 0's
  * result, and shuts everything down. If a node dies, is lost (heartbeats) or fails its part, the run is
  * aborted within the heartbeat timeout: the remaining workers are stopped, the JVMs it started destroyed,
@@ -79,7 +79,7 @@ public final class Launcher {
 
     /**
      * The JVMs this machine runs for a launch: {@code java [this JVM's AOT cache] [jvmArgs] -cp <this class path>
-     * Worker ...}.
+     * WorkerMain ...}.
      */
     List<String> workerCommand(String launcher, String programClass) {
         List<String> cmd = new ArrayList<>();
@@ -90,7 +90,7 @@ public final class Launcher {
         cmd.add("-Dweft.joinWait=" + config.joinTimeout.toMillis()); // then this launcher has given up on it
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
-        cmd.add(Worker.class.getName());
+        cmd.add(WorkerMain.class.getName());
         cmd.add(launcher);
         cmd.add(programClass);
         return cmd;
@@ -179,7 +179,7 @@ public final class Launcher {
 
         /**
          * Run a worker on each of {@code hosts} ({@code host} or {@code user@host}; a host named twice runs two)
-         * with {@code ssh host java ... Worker}, beside the local ones, numbered in order after them (with
+         * with {@code ssh host java ... WorkerMain}, beside the local ones, numbered in order after them (with
          * {@code nodes(1)}, the first host is node 1): ssh must log in without a password
          * ({@code BatchMode}), and node 0 must {@link #bind} to an address the hosts reach. Each worker listens on
          * its host name as given here. See {@link #sharedClassPath} for how the class path gets there.

@@ -17,7 +17,7 @@ import java.util.jar.JarOutputStream;
 import java.util.stream.Stream;
 
 /**
- * Starts worker JVMs on other hosts with {@code ssh host java ... Worker}, one ssh connection per worker. With a
+ * Starts worker JVMs on other hosts with {@code ssh host java ... WorkerMain}, one ssh connection per worker. With a
  * shared class path (the same paths on every host, say over NFS) the worker gets this JVM's class path as it
  * is. Shipped (the default), the class path goes down the same connection as a tar stream: each entry becomes a
  * jar (a directory is packed into one), unpacked into a fresh directory under {@code /tmp} on the host, which the
@@ -57,7 +57,7 @@ final class SshWorkers implements AutoCloseable {
             for (Path jar : jars()) {
                 remote.add(dir + "/" + jar.getFileName());
             }
-            java.addAll(List.of("-cp", String.join(":", remote), Worker.class.getName(), launcher, programClass));
+            java.addAll(List.of("-cp", String.join(":", remote), WorkerMain.class.getName(), launcher, programClass));
             ssh.add("mkdir -p " + quote(dir) + " && tar -xf - -C " + quote(dir) + " && { " + shell(java)
                     + "; code=$?; rm -rf " + quote(dir) + "; exit $code; }");
             ProcessBuilder tar = new ProcessBuilder("tar", "-chf", "-", "-C", staged.toString(), ".")
@@ -66,7 +66,7 @@ final class SshWorkers implements AutoCloseable {
                     .redirectError(ProcessBuilder.Redirect.INHERIT);
             return ProcessBuilder.startPipeline(List.of(tar, remoteWorker));
         }
-        java.addAll(List.of("-cp", System.getProperty("java.class.path"), Worker.class.getName(), launcher, programClass));
+        java.addAll(List.of("-cp", System.getProperty("java.class.path"), WorkerMain.class.getName(), launcher, programClass));
         ssh.add(shell(java));
         Process p = new ProcessBuilder(ssh).redirectOutput(ProcessBuilder.Redirect.INHERIT)
                 .redirectError(ProcessBuilder.Redirect.INHERIT).start();

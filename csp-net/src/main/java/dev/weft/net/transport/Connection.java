@@ -5,47 +5,34 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.handler.codec.CorruptedFrameException;
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
-import io.netty.handler.timeout.IdleState;
-import io.netty.handler.timeout.IdleStateEvent;
-import io.netty.util.concurrent.ScheduledFuture;
-import java.net.ProtocolException;
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLException;
 
 /**
- * One TCP connection between two nodes: its handshake, then the frames of the link it serves, heartbeats and
- * goodbyes. The handshake: both sides send a {@link Hello}; with a secret, both send a proof and check the
- * other's; then the side that accepted the connection answers {@link Control#ACCEPT} or
- * {@link Control#REDUNDANT} (see {@link Links#admit}). Until then nothing else is sent, nor delivered.
- * Lives on the event loop.
+ * One TCP connection between two nodes, as its link sees it: the last handler of its pipeline. The
+ * {@link Handshake} before it takes every frame until the link is up, then leaves the pipeline (to a
+ * {@link Heartbeat}); from then on this delivers the link's frames and the peer's goodbye, and refuses what
+ * breaks the protocol. Whatever ends the connection, at any stage, ends here: it tells the link with the first
+ * reason it learnt. Lives on the event loop.
  */
 final class Connection extends ChannelInboundHandlerAdapter {
     private static final System.Logger LOG = System.getLogger(Transport.class.getName());
-    private static final Frame PING = new Frame(Control.PING, 0, 0);
     private static final int MAX_WHY_CHARS = 200;
-
-    private enum State { HELLO, PROOF, VERDICT, UP, CLOSED }
 
     private final Links links;
     /** The link served: from the start when this node dials, once admitted when it accepts. */
     private PeerLink link;
     private final boolean dialling;
     private Channel channel;
-    private State state = State.HELLO;
-    private Hello mine;
+    /** The peer's hello, once heard (for messages, before the link is known). */
     private Hello theirs;
+    private boolean up;
+    private boolean closed;
     private String why;
-    private ScheduledFuture<?> handshakeTimer;
-    private ScheduledFuture<?> heartbeat;
-    /** Where our output stood at the last look, while we do not read (see {@link #outputMoved}). */
-    private Object lastWriting;
-    private long lastWritten;
 
     /** A connection to accept ({@code dialling} null), or to dial for {@code dialling}. */
     Connection(Links links, PeerLink dialling) {
@@ -63,116 +50,52 @@ final class Connection extends ChannelInboundHandlerAdapter {
         return link.peer();
     }
 
+    /** Whether this node dialled the connection. */
+    boolean dialling() {
+        return dialling;
+    }
+
+    /** The link this connection dials (null for one it accepts, until admitted). */
+    PeerLink link() {
+        return link;
+    }
+
+    /** Whether the link is up on this connection and the connection not closing. */
+    boolean isUp() {
+        return up && !closed;
+    }
+
+    /** Whether the connection is closing: frames still in a read are dropped. */
+    boolean isClosed() {
+        return closed;
+    }
+
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         channel = ctx.channel(); // before the connect: a link lost meanwhile can close it
     }
 
-    @Override
-    public void channelActive(ChannelHandlerContext ctx) {
-        mine = Hello.of(links.self(), links.incarnation, dialling ? link.id : 0, links.secret != null,
-                links.config.maxFrameBytes());
-        ctx.writeAndFlush(mine.frame());
-        handshakeTimer = ctx.executor().schedule(
-                () -> fail("no handshake from " + who() + " within " + Links.seconds(links.config.heartbeatTimeout())),
-                links.config.heartbeatTimeout().toMillis(), TimeUnit.MILLISECONDS);
-        // A ping every interval, whatever else is sent: watching for quiet writes would put a listener on every
-        // write's promise, which a busy link pays for on each frame.
-        long every = links.config.heartbeatInterval().toMillis();
-        heartbeat = ctx.executor().scheduleAtFixedRate(() -> {
-            if (state == State.UP) {
-                channel.writeAndFlush(PING, channel.voidPromise());
-            }
-        }, every, every, TimeUnit.MILLISECONDS);
-        ctx.fireChannelActive();
+    /** The peer said {@code hello} (the handshake goes on). */
+    void heard(Hello hello) {
+        theirs = hello;
+    }
+
+    /**
+     * The handshake is done: {@code served} is up on this connection, the peer calling it {@code peerLink}. Queued
+     * frames go out; frames from the peer come here from now on.
+     */
+    void up(PeerLink served, long peerLink) {
+        link = served;
+        up = true;
+        served.up(this, theirs, peerLink);
     }
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (closed) {
+            return; // the rest of a read that came in before we closed
+        }
         Frame frame = (Frame) msg;
-        try {
-            switch (state) {
-                case HELLO -> hello(Hello.read(frame));
-                case PROOF -> proof(frame);
-                case VERDICT -> verdict(frame);
-                case UP -> up(frame);
-                case CLOSED -> { } // the rest of a read that came in before we closed
-            }
-        } catch (Hello.VersionMismatch e) {
-            String why = who() + " " + e.getMessage();
-            LOG.log(System.Logger.Level.WARNING, why);
-            this.why = why;
-            close(why); // the peer hears both versions too
-        } catch (ProtocolException e) {
-            fail(who() + " " + e.getMessage());
-        }
-    }
-
-    private void hello(Hello hello) throws ProtocolException {
-        theirs = hello;
-        if (hello.incarnation() == links.incarnation || hello.address().equals(links.self())) {
-            throw new ProtocolException("is this node itself (its own address gives an in-process link)");
-        }
-        if (dialling && !hello.address().equals(link.peer())) {
-            throw new ProtocolException("answered as " + hello.address() + ": dial a node by the address it listens on");
-        }
-        if (hello.secret() != (links.secret != null)) {
-            throw new ProtocolException(links.secret != null ? "has no secret, and this node requires one"
-                    : "requires a secret, and this node has none");
-        }
-        if (links.secret == null) {
-            handshaken();
-        } else {
-            state = State.PROOF;
-            channel.writeAndFlush(new Frame(Control.PROOF, 0, 0, links.secret.proof(mine, theirs)));
-        }
-    }
-
-    private void proof(Frame frame) throws ProtocolException {
-        if (frame.type() != Control.PROOF) {
-            throw new ProtocolException("sent " + Control.name(frame.type()) + " instead of proving it knows the secret");
-        }
-        if (!links.secret.verify(frame.payload(), theirs, mine)) {
-            throw new ProtocolException("does not know this node's secret (its proof is wrong)");
-        }
-        handshaken();
-    }
-
-    private void handshaken() {
-        handshakeTimer.cancel(false);
-        if (links.isClosed()) {
-            fail("this node is closing");
-            return;
-        }
-        if (dialling) {
-            state = State.VERDICT;
-            return;
-        }
-        link = links.admit(theirs);
-        if (link == null) {
-            state = State.CLOSED;
-            channel.writeAndFlush(new Frame(Control.REDUNDANT, 0, 0)).addListener(ChannelFutureListener.CLOSE);
-        } else {
-            state = State.UP;
-            channel.writeAndFlush(new Frame(Control.ACCEPT, 0, link.id));
-            link.up(this, theirs, theirs.link());
-        }
-    }
-
-    private void verdict(Frame frame) throws ProtocolException {
-        if (frame.type() == Control.ACCEPT) {
-            state = State.UP;
-            link.up(this, theirs, frame.number());
-        } else if (frame.type() == Control.REDUNDANT) {
-            link.redundant(this);
-            state = State.CLOSED;
-            channel.close();
-        } else {
-            throw new ProtocolException("sent " + Control.name(frame.type()) + " instead of accepting the connection");
-        }
-    }
-
-    private void up(Frame frame) {
         if (frame.type() >= Frame.FIRST_CHANNEL_TYPE) {
             link.deliver(frame);
         } else if (frame.type() == Control.GOODBYE) {
@@ -183,47 +106,9 @@ final class Connection extends ChannelInboundHandlerAdapter {
         }
     }
 
-    /**
-     * While this node does not read from the peer (backpressure: the peer takes our bytes more slowly than we send
-     * them), the peer's heartbeats wait unread; our bytes still leaving show it alive then. Marks where our output
-     * stands, to tell at the next silence whether it moved.
-     */
-    @Override
-    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-        if (!channel.isWritable()) {
-            outputMoved();
-        }
-        ctx.fireChannelWritabilityChanged();
-    }
-
-    /**
-     * Whether a byte of ours left for the socket since the last call: the message being written, or how much of it
-     * is written, changed (Netty's own test, as {@code IdleStateHandler}'s {@code observeOutput}).
-     */
-    private boolean outputMoved() {
-        ChannelOutboundBuffer out = channel.unsafe().outboundBuffer();
-        if (out == null) {
-            return false;
-        }
-        Object writing = out.current();
-        long written = out.currentProgress();
-        boolean moved = writing != lastWriting || written != lastWritten;
-        lastWriting = writing;
-        lastWritten = written;
-        return moved;
-    }
-
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
-        if (event instanceof IdleStateEvent idle && state == State.UP) {
-            // Silence: not a byte from the peer for the timeout (the watch sits below the framing); while we do not
-            // read, also none of ours leaving. A peer gone stops both.
-            if (idle.state() == IdleState.READER_IDLE && (channel.config().isAutoRead() || !outputMoved())) {
-                String time = Links.seconds(links.config.heartbeatTimeout());
-                fail(channel.config().isAutoRead() ? "no heartbeat from " + link.peer() + " for " + time
-                        : who() + " has not read what this node sent for " + time);
-            }
-        } else if (event instanceof SslHandshakeCompletionEvent tls && !tls.isSuccess()) {
+        if (event instanceof SslHandshakeCompletionEvent tls && !tls.isSuccess()) {
             fail("TLS with " + who() + " failed: " + brief(tls.cause()));
         }
         ctx.fireUserEventTriggered(event);
@@ -234,7 +119,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
         Throwable c = cause instanceof DecoderException && cause.getCause() != null ? cause.getCause() : cause;
         if (c instanceof TooLongFrameException) {
             // Before a handshake, a TLS record read as a length prefix looks like this.
-            String hint = state != State.UP && links.clientTls == null ? " (does it use TLS?)" : "";
+            String hint = !isUp() && links.clientTls == null ? " (does it use TLS?)" : "";
             refuse(who() + " sent a frame longer than maxFrameBytes " + links.config.maxFrameBytes() + hint);
         } else if (c instanceof CorruptedFrameException) {
             refuse(who() + " sent a corrupt frame: " + brief(c));
@@ -247,7 +132,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
 
     /** The peer broke the protocol: a live link is refused (the peer hears why), anything else closed. */
     private void refuse(String why) {
-        if (state == State.UP) {
+        if (isUp()) {
             link.refuse(why);
         } else {
             fail(why);
@@ -255,20 +140,36 @@ final class Connection extends ChannelInboundHandlerAdapter {
     }
 
     /** Closes the connection, without a goodbye, because of {@code why}. */
-    private void fail(String why) {
+    void fail(String why) {
         if (this.why == null) {
             this.why = why;
         }
-        state = State.CLOSED;
+        closed = true;
         channel.close();
+    }
+
+    /** Closes the connection because the peers cannot link: {@code why} is the reason and the goodbye's. */
+    void refuseLink(String why) {
+        this.why = why;
+        close(why);
+    }
+
+    /** Closes the connection, unused, once {@code last} (if not null) is sent. */
+    void drop(Frame last) {
+        closed = true;
+        if (last == null) {
+            channel.close();
+        } else {
+            channel.writeAndFlush(last).addListener(ChannelFutureListener.CLOSE);
+        }
     }
 
     /** Closes the connection for its link, telling the peer {@code toPeer} in a goodbye if not null. */
     void close(String toPeer) {
-        if (state == State.CLOSED) {
+        if (closed) {
             return;
         }
-        state = State.CLOSED;
+        closed = true;
         if (toPeer != null && channel != null && channel.isActive()) {
             channel.writeAndFlush(new Frame(Control.GOODBYE, 0, 0, toPeer.getBytes(StandardCharsets.UTF_8)))
                     .addListener(ChannelFutureListener.CLOSE);
@@ -279,16 +180,10 @@ final class Connection extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        if (handshakeTimer != null) {
-            handshakeTimer.cancel(false);
-        }
-        if (heartbeat != null) {
-            heartbeat.cancel(false);
-        }
         String ended = why != null ? why
-                : state == State.UP ? "connection to " + who() + " closed without a goodbye"
+                : isUp() ? "connection to " + who() + " closed without a goodbye"
                 : who() + " closed the connection during the handshake";
-        state = State.CLOSED;
+        closed = true;
         if (link != null) {
             link.ended(this, ended);
         } else {
@@ -298,7 +193,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
     }
 
     /** The peer, for messages: its address once known, else where it connected from. */
-    private String who() {
+    String who() {
         if (link != null) {
             return "peer " + link.peer();
         }

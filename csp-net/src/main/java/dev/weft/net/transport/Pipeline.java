@@ -10,7 +10,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The handlers of a connection, from the socket up: the watch for silence, TLS if configured, the 4-byte length
- * prefix, frames, backpressure and the {@link Connection} itself.
+ * prefix, frames, backpressure, the {@link Handshake} (which hands its place to the {@link Heartbeat} once the
+ * link is up) and the {@link Connection} itself, which delivers the link's frames.
  */
 final class Pipeline extends ChannelInitializer<Channel> {
     static final int LENGTH_BYTES = 4;
@@ -34,14 +35,16 @@ final class Pipeline extends ChannelInitializer<Channel> {
         TransportConfig c = links.config;
         // First, below TLS and framing: any byte from the peer shows it alive, also the bytes of a frame that takes
         // longer than the timeout to arrive (16 MiB at 1 Mbit/s: two minutes), behind which its pings wait.
-        p.addLast(new IdleStateHandler(c.heartbeatTimeout().toMillis(), 0, 0, TimeUnit.MILLISECONDS)); // pings: Connection
+        p.addLast(new IdleStateHandler(c.heartbeatTimeout().toMillis(), 0, 0, TimeUnit.MILLISECONDS)); // pings: Heartbeat
         if (tls != null) {
             p.addLast(dialled == null ? tls.newHandler(ch.alloc())
                     : tls.newHandler(ch.alloc(), dialled.dialledPeer().host(), dialled.dialledPeer().port()));
         }
+        Connection connection = dialled == null ? new Connection(links, null) : dialled;
         p.addLast(new LengthFieldBasedFrameDecoder(LENGTH_BYTES + c.maxFrameBytes(), 0, LENGTH_BYTES, 0, LENGTH_BYTES),
                 new FrameCodec(),
                 Backpressure.INSTANCE,
-                dialled == null ? new Connection(links, null) : dialled);
+                new Handshake(links, connection),
+                connection);
     }
 }

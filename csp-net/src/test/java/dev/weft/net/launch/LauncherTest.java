@@ -142,10 +142,10 @@ class LauncherTest {
     @Test
     void aWorkerStartedByHandJoinsTheLauncherAtItsAddress() throws Exception {
         int port = FreePorts.belowTheEphemeralRange();
-        // as on another machine: java ... dev.weft.net.launch.Worker <launcher host:port> <program class>,
+        // as on another machine: java ... dev.weft.net.launch.WorkerMain <launcher host:port> <program class>,
         // started before the launcher
         Process byHand = new ProcessBuilder(System.getProperty("java.home") + "/bin/java", "-cp",
-                System.getProperty("java.class.path"), Worker.class.getName(), "127.0.0.1:" + port,
+                System.getProperty("java.class.path"), WorkerMain.class.getName(), "127.0.0.1:" + port,
                 SumOfIndices.class.getName()).redirectOutput(ProcessBuilder.Redirect.INHERIT).start();
         try {
             BufferedReader err = new BufferedReader(new InputStreamReader(byHand.getErrorStream(), UTF_8));
@@ -172,7 +172,7 @@ class LauncherTest {
     void aWorkerWhoseLauncherIsGoneGivesUpJoiningAfterItsWait() throws Exception {
         int port = FreePorts.belowTheEphemeralRange(); // nothing listens there: the launcher has gone
         Process orphan = new ProcessBuilder(System.getProperty("java.home") + "/bin/java", "-Dweft.joinWait=1500",
-                "-cp", System.getProperty("java.class.path"), Worker.class.getName(), "127.0.0.1:" + port,
+                "-cp", System.getProperty("java.class.path"), WorkerMain.class.getName(), "127.0.0.1:" + port,
                 SumOfIndices.class.getName()).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         try {
             String said = new String(orphan.getErrorStream().readAllBytes(), UTF_8); // to its exit

@@ -99,7 +99,7 @@ class SshLaunchTest {
                 if (!pid.isEmpty() && Files.exists(cmdline)) {
                     try {
                         String cmd = new String(Files.readAllBytes(cmdline), StandardCharsets.UTF_8).replace('\0', ' ');
-                        if (cmd.contains(Worker.class.getName())) {
+                        if (cmd.contains(WorkerMain.class.getName())) {
                             workers.add(pid + ": " + cmd);
                         }
                     } catch (NoSuchFileException ended) {

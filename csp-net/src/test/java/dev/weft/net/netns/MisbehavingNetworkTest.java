@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.weft.net.launch.NetProgram;
-import dev.weft.net.launch.Worker;
+import dev.weft.net.launch.WorkerMain;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -146,7 +146,7 @@ class MisbehavingNetworkTest {
             jvms.add(lab.spawn(0, java(NetnsNode0.class.getName(), p.type.getName(), String.valueOf(minMillis),
                     String.valueOf(bulkBytes))));
             for (int i = 1; i < NetnsLab.NODES; i++) {
-                jvms.add(lab.spawn(i, java("-Dweft.bind=" + NetnsLab.address(i), Worker.class.getName(),
+                jvms.add(lab.spawn(i, java("-Dweft.bind=" + NetnsLab.address(i), WorkerMain.class.getName(),
                         NetnsLab.address(0) + ":" + NetnsNode0.PORT, p.type.getName())));
             }
             List<StringBuilder> outputs = new ArrayList<>();

@@ -5,16 +5,20 @@ import static dev.weft.net.transport.Nodes.frame;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.net.NodeAddress;
+import io.netty.channel.ChannelPipeline;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -39,6 +43,25 @@ class HandshakeTest {
             assertEquals(17, back.type());
             assertEquals(4, back.channel());
             r.assertContract();
+        }
+    }
+
+    /** Once the link is up, the handshake has left both connections' pipelines, its place taken by the heartbeat. */
+    @Test
+    @Timeout(20)
+    void theHandshakeLeavesThePipelineOnceTheLinkIsUp() throws Exception {
+        Recorder rb = new Recorder();
+        try (Transport a = Transport.start(config(), new Recorder(), dev.weft.net.TestCarriers.loops());
+             Transport b = Transport.start(config(), rb, dev.weft.net.TestCarriers.loops())) {
+            Link ab = a.link(b.address());
+            ab.send(frame(1));
+            assertEquals(1, rb.next().frame().number()); // up at both ends: the acceptor before its accept, the dialler on it
+            for (Link link : List.of(ab, b.link(a.address()))) {
+                ChannelPipeline p = ((PeerLink) link).connection().channel().pipeline();
+                assertNull(p.get(Handshake.class), link + ": " + p.names());
+                assertNotNull(p.get(Heartbeat.class), link + ": " + p.names());
+                assertSame(p.last(), p.get(Connection.class), "the connection delivers, last");
+            }
         }
     }
 

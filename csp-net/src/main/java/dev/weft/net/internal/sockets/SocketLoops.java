@@ -1,0 +1,94 @@
+package dev.weft.net.internal.sockets;
+
+import dev.weft.net.poll.CarrierLoop;
+import dev.weft.net.poll.CarrierLoops;
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.epoll.EpollSocketChannel;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Where the sockets of {@link dev.weft.net.TcpServer} and {@link dev.weft.net.TcpConnection} live: the one place that knows which Netty
+ * event loops run them. A socket opened (dialled, accepted, bound) by a fiber lives on the loop of that fiber's
+ * carrier ({@link CarrierLoops}): the carrier polls it, so bytes are read and their reader resumed on one
+ * thread, and the carrier's own fibers write to it inline. A socket opened by a plain thread lives on one
+ * shared daemon loop thread ({@code weft-sockets}, started with the first such socket), which wakes fibers
+ * through {@link dev.weft.csp.Readiness} from its own thread.
+ */
+public final class SocketLoops {
+    private static final boolean EPOLL = Epoll.isAvailable();
+    /** How long a blocking call waits for its socket's loop to register or bind it before it gives up. */
+    private static final long SETUP_NANOS = TimeUnit.SECONDS.toNanos(30);
+
+    private SocketLoops() {
+    }
+
+    /** The loop for a socket opened by the calling thread: its carrier's own, or the shared loop. */
+    public static EventLoop here() {
+        CarrierLoops carriers = CarrierLoops.ofCurrentCarrier();
+        return carriers != null ? carriers.next() : Shared.GROUP.next();
+    }
+
+    /**
+     * Takes {@code loop} for the calling thread if that is the loop's carrier between two polls, so that the
+     * channel operations that follow run now, inline (see {@link CarrierLoop#enter}): true if taken, and then
+     * {@link #exit} must follow. Otherwise they are queued on the loop as usual.
+     */
+    public static boolean enter(EventLoop loop) {
+        return loop instanceof CarrierLoop carrierLoop && carrierLoop.enter();
+    }
+
+    /** Leaves the loop that {@link #enter} took. */
+    public static void exit(EventLoop loop) {
+        ((CarrierLoop) loop).exit();
+    }
+
+    /** Runs {@code operations} on a channel of {@code loop} inline if {@link #enter} may, else as usual (queued). */
+    public static void inline(EventLoop loop, Runnable operations) {
+        boolean entered = enter(loop);
+        try {
+            operations.run();
+        } finally {
+            if (entered) {
+                exit(loop);
+            }
+        }
+    }
+
+    /**
+     * Blocks until {@code f} is done (a registration, a bind), for at most {@link #SETUP_NANOS}: true if done.
+     * On a carrier it drives the carrier's loop meanwhile, since that loop may be the one {@code f} waits for.
+     */
+    public static boolean await(Future<?> f) {
+        CarrierLoop here = CarrierLoops.here();
+        if (here != null) {
+            return here.driveUntil(f::isDone, SETUP_NANOS);
+        }
+        return f.awaitUninterruptibly(SETUP_NANOS, TimeUnit.NANOSECONDS);
+    }
+
+    public static Class<? extends SocketChannel> socketChannel() {
+        return EPOLL ? EpollSocketChannel.class : NioSocketChannel.class;
+    }
+
+    public static ServerChannel newServerChannel() {
+        return EPOLL ? new EpollServerSocketChannel() : new NioServerSocketChannel();
+    }
+
+    /** Lazily started: a program whose sockets are all opened by fibers starts no thread. */
+    private static final class Shared {
+        static final EventLoopGroup GROUP = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("weft-sockets", true),
+                EPOLL ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
+    }
+}
