@@ -1,7 +1,7 @@
 package dev.weft.bench.startup;
 
 import dev.weft.csp.Scheduler;
-import dev.weft.net.KryoCodec;
+import dev.weft.net.codec.KryoCodec;
 import dev.weft.net.Node;
 import dev.weft.net.poll.CarrierLoops;
 import java.time.Duration;
