@@ -41,7 +41,7 @@ public final class Parallel {
         int i = 0;
         try {
             for (; i < processes.length; i++) {
-                par.started(i, Fiber.spawn(processes[i], par));
+                par.started(i, FiberLifecycle.spawn(processes[i], par));
             }
         } catch (RuntimeException | Error refused) { // the scheduler refused a branch (closed): undo the others
             par.neverStarted(processes.length - i);
@@ -182,7 +182,7 @@ public final class Parallel {
                 return;
             }
             while (!allEnded()) {
-                Fiber.waitOn(this);
+                FiberPauses.waitOn(this);
                 if (me.cancelPending() && !allEnded()) {
                     throw me.cancelledError();
                 }
@@ -198,9 +198,9 @@ public final class Parallel {
             }
             while (!allEnded()) {
                 if (me.isThreadBound()) {
-                    me.awaitPermitUninterruptibly();
+                    ThreadMode.awaitPermit(me);
                 } else {
-                    Fiber.waitOn(this);
+                    FiberPauses.waitOn(this);
                 }
             }
         }
