@@ -11,8 +11,8 @@ import org.jetbrains.lincheck.datastructures.StressOptions;
  * {@code -Dweft.lincheck.runtimeScenarios=N -Dweft.lincheck.runtimeInvocations=N}.
  */
 final class Checks {
-    private static final int SCENARIOS = Integer.getInteger("weft.lincheck.runtimeScenarios", 30);
-    private static final int INVOCATIONS = Integer.getInteger("weft.lincheck.runtimeInvocations", 300);
+    private static final int SCENARIOS = Integer.getInteger("weft.lincheck.runtimeScenarios", 10);
+    private static final int INVOCATIONS = Integer.getInteger("weft.lincheck.runtimeInvocations", 200);
 
     /** As in ChannelLinearizabilityTest: Lincheck's first run instruments every class it meets, slowly when loaded. */
     private static final long HANG_MILLIS = 100_000;
