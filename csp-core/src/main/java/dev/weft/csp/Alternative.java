@@ -200,7 +200,7 @@ public final class Alternative {
         WorkerPool user = me.isThreadBound() ? null : me.pool();
         Simulation simulation = user == null ? null : user.simulation();
         if (simulation != null) {
-            Fiber.simulationPoint();
+            FiberPauses.simulationPoint();
         }
         Selection sel = new Selection(me);
         Selection.Registration[] regs = new Selection.Registration[n];
@@ -302,7 +302,7 @@ public final class Alternative {
         }
         try {
             while (sel.selected() == Selection.NONE) {
-                Fiber.waitOn(sel);
+                FiberPauses.waitOn(sel);
                 if (sel.selected() == Selection.NONE && me.cancelPending()) {
                     sel.claim(Selection.CANCELLED);
                 }
@@ -320,14 +320,14 @@ public final class Alternative {
      */
     private static void awaitClaimOnThread(Fiber me, Selection sel, int timer, long deadline) {
         for (;;) {
-            if (me.blockThreadUntil(deadline)) {
+            if (ThreadMode.blockUntil(me, deadline)) {
                 if (sel.selected() != Selection.NONE) {
                     return; // the claiming partner's wake-up
                 }
                 continue; // a stray unpark()
             }
             if (!sel.claim(me.cancelPending() ? Selection.CANCELLED : timer)) {
-                me.awaitPermitUninterruptibly(); // a partner claimed it just now: take its wake-up
+                ThreadMode.awaitPermit(me); // a partner claimed it just now: take its wake-up
             }
             return;
         }

@@ -101,7 +101,7 @@ public final class Barrier {
             return;
         }
         while (round == myRound) {
-            Fiber.waitOn(this);
+            FiberPauses.waitOn(this);
             if (round == myRound && me.cancelPending() && withdraw(me)) {
                 throw me.cancelledError();
             }

@@ -11,8 +11,8 @@ final class CarrierMisuse {
 
     /** {@code pausable}: the callee's name if the caller knows it, else null (the callee is on the stack). */
     static String message(String pausable) {
-        // Frames: message, Fiber.forThread (reached from a woven bridge through HandWoven.forThread and
-        // Fiber.Primitives.forThread), [Fiber.current/park], the pausable method, its plain caller.
+        // Frames: message, ThreadMode.forThread (reached from a woven bridge through HandWoven.forThread and
+        // FiberPauses.Installed.forThread), [Fiber.current/park], the pausable method, its plain caller.
         List<StackWalker.StackFrame> frames = StackWalker.getInstance().walk(s -> s
                 .filter(f -> !f.getClassName().equals(CarrierMisuse.class.getName()) && !isThreadModeEntry(f))
                 .limit(2).collect(Collectors.toList()));
@@ -37,9 +37,10 @@ final class CarrierMisuse {
     private static boolean isThreadModeEntry(StackWalker.StackFrame f) {
         String cls = f.getClassName();
         String m = f.getMethodName();
-        return (cls.equals(Fiber.class.getName()) && (m.equals("forThread") || m.equals("current")))
-                || (m.equals("forThread") && (cls.equals(HandWoven.class.getName())
-                                               || cls.equals(Fiber.class.getName() + "$Primitives")));
+        return (cls.equals(Fiber.class.getName()) && m.equals("current"))
+                || (m.equals("forThread") && (cls.equals(ThreadMode.class.getName())
+                                               || cls.equals(HandWoven.class.getName())
+                                               || cls.equals(FiberPauses.Installed.class.getName())));
     }
 
     /** {@code Foo.bar()} for the body {@code lambda$bar$0} that javac makes of a lambda written in bar. */

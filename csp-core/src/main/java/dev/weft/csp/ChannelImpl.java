@@ -16,7 +16,7 @@ import java.util.List;
  * completes it and wakes the first.
  *
  * <p>A fiber that must wait queues itself and keeps the lock while it unwinds; the lock is released once the
- * fiber is fully paused ({@link Fiber#parkLocked}). The party that later takes it from the queue therefore
+ * fiber is fully paused ({@link FiberPauses#parkLocked}). The party that later takes it from the queue therefore
  * owns its wake-up outright: an uncontended rendezvous costs each side one compare-and-set, the lock's.
  *
  * <p>Alternatives register on a channel end like waiting parties. A party that claims a registration commits
@@ -96,7 +96,8 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
      * {@link #LOCKED}, {@link #POISONED} and {@link #CLOSED} (changed under the lock), {@link #WAITERS} (set by
      * waiters while the lock is held), the fixed sharing flags and {@link #MADE_OUTSIDE}. Changes under the
      * lock are atomic, as a waiter may set {@link #WAITERS} at any time; only the release itself (and a fault's
-     * last-resort one) is a plain store, which the lot's waiters allow for. Not private: a failure handler of
+     * last-resort one) is a plain store, which the lot's waiters allow for. Under the lock, the flags are read
+     * with plain volatile reads: they change only under it. Not private: a failure handler of
      * {@link Alternative} frees the lock with a plain write of it (see Faults above).
      */
     volatile int state;
@@ -141,7 +142,8 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
      * deeper down than the operation's own could fail after the operation has changed something.
      */
     void lock() {
-        int s = state;
+        int s = state; // volatile read: a guess, checked by the CAS
+        // The CAS is the acquire (a full fence): what the last holder wrote before its release is visible here.
         if ((s & LOCKED) != 0 || !STATE.compareAndSet(this, s, s | LOCKED)) {
             ParkingLot.lock(this);
         }
@@ -156,10 +158,12 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
         if (CHECK_INVARIANTS) {
             checkInvariants();
         }
-        int s = state;
+        int s = state; // under the lock, only a waiter setting WAITERS can change the word
         if ((s & WAITERS) != 0) {
             ParkingLot.unlock(this);
         } else {
+            // A release store: the critical section's writes precede it for the next holder's CAS. A WAITERS bit set
+            // since the read is lost; the lot's waiters check the word for that (see ParkingLot).
             STATE.setRelease(this, s & ~LOCKED);
         }
     }
@@ -220,7 +224,7 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
         return (state & POISONED) != 0;
     }
 
-    /** A fiber queued here failed before its {@link Fiber#parkLocked} completed: it leaves, the lock is freed. */
+    /** A fiber queued here failed before its {@link FiberPauses#parkLocked} completed: it leaves, the lock is freed. */
     void abandon(Fiber f) {
         try {
             if (in.remove(f)) {
@@ -428,7 +432,7 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
     }
 
     /**
-     * Before {@link Fiber#parkLocked}: a plain thread releases the lock here, a fiber keeps it while it unwinds
+     * Before {@link FiberPauses#parkLocked}: a plain thread releases the lock here, a fiber keeps it while it unwinds
      * (its carrier releases it). Returns false, what the caller's {@code locked} becomes: assigned only once
      * this returns, so a failure in the release leaves it true for the caller's handler.
      */
@@ -565,7 +569,7 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
      * the end ({@link #channel()}), so that an end holds one reference to its channel, not two (one per level
      * of inner class): 8 bytes less per end.
      */
-    abstract static class End extends WaitQueue implements AltGuard, Waitable {
+    abstract static class End extends WaitQueue implements AltGuard, Waitable, ChannelQueue {
 
         public void poison() {
             channel().end(true);
@@ -578,7 +582,8 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
          * that choice comes for it, so it stays until then. The caller has checked the stack
          * ({@link Fiber#cancel()}, or the operation that queued {@code f}).
          */
-        boolean withdraw(Fiber f) {
+        @Override
+        public boolean withdraw(Fiber f) {
             ChannelImpl<?> c = channel();
             c.lock();
             boolean queued;
@@ -594,6 +599,16 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
                 throw t;
             }
             return queued;
+        }
+
+        @Override
+        public void pausedInQueue() {
+            channel().unlock();
+        }
+
+        @Override
+        public void abandon(Fiber f) {
+            channel().abandon(f);
         }
 
         @Override
@@ -649,7 +664,7 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
         @SuppressWarnings("unchecked")
         public T read() {
             if (Simulation.anyCreated()) {
-                Fiber.simulationPoint();
+                FiberPauses.simulationPoint();
             }
             Fiber me = Fiber.current();
             Selection.Registration promised = promiseOf(me, this);
@@ -699,7 +714,7 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
                 throw t;
             }
             // Outside the try: `locked` must not be live across the pause (a saved boolean costs a long[]).
-            Fiber.parkLocked(In.this);
+            FiberPauses.parkLocked(In.this);
             return received(me);
         }
 
@@ -720,7 +735,7 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
                 state &= ~LOCKED; // unlock() is the last call: a failure left the lock held
                 throw t;
             }
-            return empty ? null : takeBuffered();
+            return empty ? null : takeBuffered(); // as read() does: the freed room goes to a waiting writer (invariant 2)
         }
 
         /** Whether a reader waits on this end, or an alternative that waits has registered here. */
@@ -843,7 +858,7 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
                 throw new NullPointerException("cannot write null to a channel");
             }
             if (Simulation.anyCreated()) {
-                Fiber.simulationPoint();
+                FiberPauses.simulationPoint();
             }
             Fiber me = Fiber.current();
             Selection.Registration promised = promiseOf(me, this);
@@ -897,13 +912,16 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
                 }
                 throw t;
             }
-            Fiber.parkLocked(Out.this); // outside the try, as in read()
+            FiberPauses.parkLocked(Out.this); // outside the try, as in read()
             received(me);
         }
 
         /**
          * Hands {@code value} to a waiting reader or puts it in the buffer, never waiting, from any thread; false
          * if the buffer is full or the channel poisoned or closed. Counts as a use from outside every scheduler.
+         * It serves as {@link #write} does, less what only a write has: no promise (an offer follows no select),
+         * no reader's promise to take (the channel is buffered), no wait. Kept apart from {@code write}, which
+         * a shared routine with a mode would burden with those branches on its hot path.
          */
         boolean offer(T value) {
             if (value == null) {
@@ -921,14 +939,14 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
                     unlock();
                     return false;
                 }
-                Fiber f = in.pollFiber();
+                Fiber f = in.pollFiber(); // a waiting reader first: then the buffer is empty (invariant 1)
                 if (f != null) {
                     deliver(f, value, null);
                     unlock();
                     f.wakeFromChannel();
                     return true;
                 }
-                if (!buffer.hasSpace()) {
+                if (!buffer.hasSpace()) { // where write() would wait (invariant 2), an offer refuses
                     unlock();
                     return false;
                 }

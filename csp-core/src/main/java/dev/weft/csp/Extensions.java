@@ -49,16 +49,16 @@ public final class Extensions {
      */
     @Pausable
     public static void parkIgnoringCancellation(Object blocker) {
-        Fiber.forThread().awaitPermitUninterruptibly();
+        ThreadMode.awaitPermit(ThreadMode.forThread());
     }
 
     /** Woven form of {@link #parkIgnoringCancellation(Object)}. */
     public static void parkIgnoringCancellation(Object blocker, Fiber f) {
         if (f.isThreadBound()) {
-            f.awaitPermitUninterruptibly();
+            ThreadMode.awaitPermit(f);
             return;
         }
-        Fiber.waitOn(blocker, f);
+        FiberPauses.waitOn(blocker, f);
     }
 
     /**

@@ -25,6 +25,17 @@ final class FiberDump {
         }
     }
 
+    /** The scheduling state, for dumps: runnable, running, parked or done. */
+    static String stateName(Fiber f) {
+        switch (f.state) {
+            case Fiber.RUNNABLE: return "runnable";
+            case Fiber.RUNNING_STATE: case Fiber.RUNNING_WOKEN: return f.pauseKind == Fiber.YIELDED ? "runnable (yielded)" : "running";
+            case Fiber.PARKED: case Fiber.QUEUED: return "parked";
+            case Fiber.THREAD_BOUND: return "on its thread";
+            default: return "done";
+        }
+    }
+
     /** How many times a fiber that moves while its stack is read is read again before it is shown as running. */
     private static final int READS = 3;
 
@@ -34,15 +45,15 @@ final class FiberDump {
      * {@value #READS} tries shown as running, without frames.
      */
     static void write(Fiber f, PrintStream out) {
-        String state = f.stateName();
+        String state = stateName(f);
         String[] sites = f.pauseSites();
-        for (int read = 1; !state.equals(f.stateName()); read++) {
+        for (int read = 1; !state.equals(stateName(f)); read++) {
             if (read == READS) {
                 state = "running";
                 sites = new String[0];
                 break;
             }
-            state = f.stateName();
+            state = stateName(f);
             sites = f.pauseSites();
         }
         Object blocker = f.blocker();

@@ -50,7 +50,7 @@ public final class FiberLocal<T> {
     @SuppressWarnings("unchecked")
     public T get() {
         Fiber f = owner();
-        Map<FiberLocal<?>, Object> values = f.locals();
+        Map<FiberLocal<?>, Object> values = FiberLocalValues.of(f);
         Object v0 = values == null ? UNSET : values.getOrDefault(this, UNSET); // one lookup: null is a value
         if (v0 != UNSET) {
             return (T) v0;
@@ -68,14 +68,14 @@ public final class FiberLocal<T> {
     /** Forgets the running fiber's value: the next {@link #get()} gives the initial value again. */
     public void remove() {
         Fiber f = owner();
-        Map<FiberLocal<?>, Object> values = f.locals();
+        Map<FiberLocal<?>, Object> values = FiberLocalValues.of(f);
         if (values != null) {
             values.remove(this);
         }
     }
 
     private void set(Fiber f, T value) {
-        f.localsToChange().put(this, value);
+        FiberLocalValues.toChange(f).put(this, value);
     }
 
     /** The fiber running this code, or the plain thread's own fiber. */
@@ -88,6 +88,6 @@ public final class FiberLocal<T> {
             throw new IllegalStateException("a fiber local is read outside every fiber on carrier "
                     + Thread.currentThread().getName());
         }
-        return Fiber.forThread();
+        return ThreadMode.forThread();
     }
 }

@@ -44,7 +44,7 @@ public final class Parallel {
         WorkerPool.spawnsAwaited(true);
         try {
             for (; i < processes.length; i++) {
-                par.started(i, Fiber.spawn(processes[i], par));
+                par.started(i, FiberLifecycle.spawn(processes[i], par));
             }
         } catch (RuntimeException | Error refused) { // the scheduler refused a branch (closed): undo the others
             WorkerPool.spawnsAwaited(false);
@@ -187,7 +187,7 @@ public final class Parallel {
                 return;
             }
             while (!allEnded()) {
-                Fiber.waitOn(this);
+                FiberPauses.waitOn(this);
                 if (me.cancelPending() && !allEnded()) {
                     throw me.cancelledError();
                 }
@@ -203,9 +203,9 @@ public final class Parallel {
             }
             while (!allEnded()) {
                 if (me.isThreadBound()) {
-                    me.awaitPermitUninterruptibly();
+                    ThreadMode.awaitPermit(me);
                 } else {
-                    Fiber.waitOn(this);
+                    FiberPauses.waitOn(this);
                 }
             }
         }

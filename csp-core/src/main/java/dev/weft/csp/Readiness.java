@@ -61,7 +61,7 @@ public final class Readiness implements Guard {
                 remove(me);
                 return;
             }
-            Fiber.waitOn(this); // a thread withdraws itself when interrupted (see withdraw)
+            FiberPauses.waitOn(this); // a thread withdraws itself when interrupted (see withdraw)
             if (me.cancelPending() && remove(me)) {
                 throw me.cancelledError();
             }
@@ -124,7 +124,7 @@ public final class Readiness implements Guard {
         return more != null && more.remove(waiter);
     }
 
-    /** A thread's wait, interrupted: withdrawn if no signal took it yet (see {@link Fiber#withdraw}). */
+    /** A thread's wait, interrupted: withdrawn if no signal took it yet (see {@link ThreadMode#withdraw}). */
     boolean withdraw(Fiber f) {
         return remove(f);
     }

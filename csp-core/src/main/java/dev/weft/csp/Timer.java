@@ -56,7 +56,7 @@ public final class Timer {
         }
         if (deadline == Deadlines.NEVER) {
             for (;;) {
-                Fiber.waitOn(FOREVER);
+                FiberPauses.waitOn(FOREVER);
                 if (me.cancelPending()) {
                     throw me.cancelledError();
                 }
@@ -64,7 +64,7 @@ public final class Timer {
         }
         TimerEntry wake = me.pool().wakeAt(deadline, me::unpark); // made per sleep: a field would cost every fiber
         do {
-            Fiber.waitOn(wake); // the carrier runs other fibers meanwhile; the timer wakes this one
+            FiberPauses.waitOn(wake); // the carrier runs other fibers meanwhile; the timer wakes this one
             if (me.cancelPending() && wake.cancel()) {
                 throw me.cancelledError();
             }

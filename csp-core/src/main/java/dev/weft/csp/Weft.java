@@ -55,7 +55,7 @@ public final class Weft {
         group.setMain(f);
         s.pool.runStarted(group);
         try {
-            f.launch(s.pool);
+            FiberLifecycle.launch(f, s.pool);
         } catch (RuntimeException | Error e) {
             s.pool.runEnded(group);
             throw e;
@@ -109,7 +109,7 @@ public final class Weft {
                 }
                 if (!group.isCancelling() && (group.mainFailed() || group.deadlock() != null || interrupted)) {
                     group.markCancelling();
-                    Fiber.cancelAll(s.pool, group);
+                    FiberLifecycle.cancelAll(s.pool, group);
                 }
                 try {
                     group.awaitEvent();
@@ -135,7 +135,7 @@ public final class Weft {
         if (p == null) {
             throw new NullPointerException("process is null");
         }
-        return Fiber.spawn(p, null);
+        return FiberLifecycle.spawn(p, null);
     }
 
     /**
@@ -166,7 +166,7 @@ public final class Weft {
         if (p == null) {
             throw new NullPointerException("process is null");
         }
-        return Fiber.start(p, s.pool, null);
+        return FiberLifecycle.start(p, s.pool, null);
     }
 
     /**
@@ -230,7 +230,7 @@ public final class Weft {
             throw e;
         }
         do {
-            Fiber.waitOn(task);
+            FiberPauses.waitOn(task);
             if (!task.isDone() && me.cancelPending() && task.abandon()) {
                 throw me.cancelledError(); // the call's thread is interrupted; what it returns is dropped
             }

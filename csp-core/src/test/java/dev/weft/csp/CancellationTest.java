@@ -355,7 +355,7 @@ class CancellationTest {
                     });
                     Fiber writer = Weft.spawn(() -> c.out().write(1));
                     reader.cancel();
-                    reader.awaitEnd(false);
+                    Joiners.awaitEnd(reader, false);
                     if (got.get() != 1) {
                         assertEquals(1, c.in().read(), "the value was neither read nor left");
                     }

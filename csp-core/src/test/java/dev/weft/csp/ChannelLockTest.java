@@ -58,7 +58,7 @@ class ChannelLockTest {
                 List<Thread> threads = new ArrayList<>();
                 for (int i = 0; i < EACH; i++) {
                     Runnable body = bodies[i];
-                    fibers.add(Fiber.start(body::run, s.pool, null));
+                    fibers.add(FiberLifecycle.start(body::run, s.pool, null));
                     Thread t = new Thread(bodies[EACH + i]);
                     t.start();
                     threads.add(t);
@@ -88,7 +88,7 @@ class ChannelLockTest {
                 List<Thread> threads = new ArrayList<>();
                 for (int i = 0; i < EACH; i++) {
                     long base = (long) i * perWriter;
-                    fibers.add(Fiber.start(() -> {
+                    fibers.add(FiberLifecycle.start(() -> {
                         for (int n = 0; n < perWriter; n++) {
                             ch.out().write(base + n);
                         }
@@ -100,7 +100,7 @@ class ChannelLockTest {
                     });
                     reader.start();
                     threads.add(reader);
-                    fibers.add(Fiber.start(() -> {
+                    fibers.add(FiberLifecycle.start(() -> {
                         for (int n = 0; n < perWriter / 2; n++) {
                             sum.addAndGet(ch.in().read());
                         }

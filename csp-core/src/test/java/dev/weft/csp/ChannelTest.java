@@ -41,7 +41,7 @@ class ChannelTest {
                 for (int round = 0; round < 200; round++) {
                     One2OneChannel<String> ch = Channel.one2one();
                     AtomicReference<String> got = new AtomicReference<>();
-                    Fiber reader = Fiber.start(() -> got.set(ch.in().read()), s.pool, null);
+                    Fiber reader = FiberLifecycle.start(() -> got.set(ch.in().read()), s.pool, null);
                     while (!reader.isParked()) {
                         Thread.onSpinWait();
                     }

@@ -88,7 +88,7 @@ public final class StackOverflowDrill {
         Fiber fiber = null;
         Thread partnerThread = null;
         if (scenario.equals("fiber")) {
-            fiber = Fiber.start(() -> readUntilStop(ch.in(), null), scheduler.pool, null);
+            fiber = FiberLifecycle.start(() -> readUntilStop(ch.in(), null), scheduler.pool, null);
         } else {
             Alternative partnerAlt = scenario.equals("altPartner") ? new Alternative(ch.in()) : null;
             partnerThread = start("partner", () -> {

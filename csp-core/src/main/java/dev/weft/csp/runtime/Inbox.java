@@ -20,24 +20,28 @@ final class Inbox {
         }
     }
 
+    // Ordering: the pushers' compare-and-set and the taker's get-and-set are each a full fence on the one word
+    // `top`, so a fiber's link and whatever its pusher wrote before pushing are visible to the thread that takes it.
     private volatile Schedulable top;
 
     void push(Schedulable c) {
         for (;;) {
-            Schedulable t = top;
-            c.next = t;
-            if (TOP.compareAndSet(this, t, c)) {
+            Schedulable t = top; // volatile read: a guess, checked by the CAS
+            c.next = t; // plain: the CAS below publishes it with the fiber
+            if (TOP.compareAndSet(this, t, c)) { // full fence: the release the taker's get-and-set pairs with
                 return;
             }
         }
     }
 
     boolean isEmpty() {
-        return top == null;
+        return top == null; // a hint: a pusher wakes the owner after its push (Worker.pushExternal)
     }
 
     /** Takes everything pushed so far: the newest, the others following through {@code next}; or null. */
     Schedulable takeAll() {
+        // get-and-set: acquires every push before it (their links included); the plain read first spares the
+        // empty case a write to a shared line.
         return top == null ? null : (Schedulable) TOP.getAndSet(this, null);
     }
 

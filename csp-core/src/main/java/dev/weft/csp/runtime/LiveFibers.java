@@ -37,7 +37,7 @@ final class LiveFibers {
     void add(Schedulable c) {
         lock.lock();
         link(c);
-        COUNT.setRelease(this, count + 1);
+        COUNT.setRelease(this, count + 1); // under the lock: no fence needed, readers of count() want a recent value
         lock.unlock();
     }
 
@@ -100,7 +100,7 @@ final class LiveFibers {
     void remove(Schedulable c) {
         lock.lock();
         unlink(c);
-        COUNT.setRelease(this, count - 1);
+        COUNT.setRelease(this, count - 1); // as in add()
         lock.unlock();
     }
 
@@ -121,7 +121,7 @@ final class LiveFibers {
                 c = next;
             } while (c != null && c.home.live == this);
         } finally {
-            COUNT.setRelease(this, count - removed);
+            COUNT.setRelease(this, count - removed); // as in add()
             lock.unlock();
         }
         return c;

@@ -110,8 +110,8 @@ public final class ParkingLot {
      */
     private static boolean spin(LockWord w) {
         for (int spins = 0; spins < SPINS; spins++) {
-            int s = w.lockWord();
-            if ((s & LOCKED) == 0 && w.compareAndSetLockWord(s, s | LOCKED)) {
+            int s = w.lockWord(); // volatile read: a guess, checked by the CAS (read first: no write while held)
+            if ((s & LOCKED) == 0 && w.compareAndSetLockWord(s, s | LOCKED)) { // acquire: the lock is taken here
                 return true;
             }
             Thread.onSpinWait();
@@ -129,7 +129,7 @@ public final class ParkingLot {
                 if (w.compareAndSetLockWord(s, s | LOCKED)) {
                     break;
                 }
-            } else if ((s & WAITERS) != 0 || w.compareAndSetLockWord(s, s | WAITERS)) {
+            } else if ((s & WAITERS) != 0 || w.compareAndSetLockWord(s, s | WAITERS)) { // CAS: the holder may leave now
                 int outcome = park(w, me);
                 if (outcome == HANDED || outcome == WOKEN && spin(w)) {
                     break;
@@ -149,7 +149,7 @@ public final class ParkingLot {
     /** Queues {@code me} for {@code w}'s lock and parks until woken or handed the lock, or until it must look again. */
     private static int park(LockWord w, Waiter me) {
         Bucket b = bucketOf(w);
-        synchronized (b) {
+        synchronized (b) { // a slow unlock changes the word only under this monitor: it finds us queued, or we see it
             if (!heldWithWaiters(w)) {
                 return NOT_PARKED; // released (or its waiters served) meanwhile: try again
             }
@@ -168,7 +168,7 @@ public final class ParkingLot {
         long start = System.nanoTime();
         for (;;) {
             LockSupport.parkNanos(b, timeout - (System.nanoTime() - start));
-            int outcome = me.outcome;
+            int outcome = me.outcome; // volatile: written under the monitor before the unpark, read without it
             if (outcome != NOT_PARKED) {
                 return outcome;
             }
@@ -215,9 +215,9 @@ public final class ParkingLot {
             boolean more = b.holds(w);
             boolean handOff = first != null && first.losses >= LOSSES_BEFORE_HANDOFF;
             int clear = (handOff ? 0 : LOCKED) | (more ? 0 : WAITERS);
-            for (;;) {
+            for (;;) { // a CAS, not a store: a newcomer may set WAITERS at any time
                 int s = w.lockWord();
-                if (w.compareAndSetLockWord(s, s & ~clear)) {
+                if (w.compareAndSetLockWord(s, s & ~clear)) { // release of the critical section, as the fast path's store
                     break;
                 }
             }

@@ -26,7 +26,7 @@ public final class RuntimeLock implements ParkingLot.LockWord {
     /** Takes the lock; a {@link StackOverflowError} strikes here, not under it (see {@link StackReserve}). */
     public void lock() {
         StackReserve.forLock();
-        if (!WORD.compareAndSet(this, 0, ParkingLot.LOCKED)) {
+        if (!WORD.compareAndSet(this, 0, ParkingLot.LOCKED)) { // acquire (a full fence): mutual exclusion rests on it
             ParkingLot.lock(this);
         }
     }
@@ -34,16 +34,17 @@ public final class RuntimeLock implements ParkingLot.LockWord {
     /** Takes the lock if it is free: false, at once, if another thread holds it. */
     public boolean tryLock() {
         StackReserve.forLock();
-        int s = word;
+        int s = word; // a guess: the CAS checks it
         return (s & ParkingLot.LOCKED) == 0 && WORD.compareAndSet(this, s, s | ParkingLot.LOCKED);
     }
 
     /** Leaves the lock: a release store, or if a waiter is parked, {@link ParkingLot#unlock} wakes it. */
     public void unlock() {
-        if ((word & ParkingLot.WAITERS) != 0) {
+        if ((word & ParkingLot.WAITERS) != 0) { // volatile read under the lock: only waiters change the word now
             ParkingLot.unlock(this);
         } else {
-            WORD.setRelease(this, 0); // a waiters bit set since the read is lost: the lot allows for it
+            WORD.setRelease(this, 0); // release: the critical section's writes precede it; a waiters bit set since
+                                      // the read is lost, and the lot's waiters check for that (see ParkingLot)
         }
     }
 

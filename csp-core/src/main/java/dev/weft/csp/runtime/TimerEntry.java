@@ -48,7 +48,7 @@ public final class TimerEntry {
      * started to), false if it had or the entry was cancelled before.
      */
     public boolean cancel() {
-        if (!STATE.compareAndSet(this, PENDING, CANCELLED)) {
+        if (!STATE.compareAndSet(this, PENDING, CANCELLED)) { // races fire()'s CAS: exactly one wins
             return false;
         }
         heap.remove(this);
@@ -56,7 +56,7 @@ public final class TimerEntry {
     }
 
     void fire() {
-        if (STATE.compareAndSet(this, PENDING, FIRED)) {
+        if (STATE.compareAndSet(this, PENDING, FIRED)) { // races cancel()'s CAS: exactly one wins
             action.run();
         }
     }

@@ -15,7 +15,11 @@ final class TimerHeap {
     private TimerEntry[] heap = new TimerEntry[8];
     private int size;
     private long seq;
-    /** The earliest entry, or null: read without the lock to decide whether to look. */
+    /**
+     * The earliest entry, or null: written under the lock, read without it to decide whether to look. Volatile,
+     * so that a read sees the entry fully made; a stale read costs a look, or a wait that ends when whoever added
+     * the entry wakes the owner ({@link WorkerPool#wakeAt}).
+     */
     private volatile TimerEntry first;
 
     TimerHeap(WorkerPool pool) {

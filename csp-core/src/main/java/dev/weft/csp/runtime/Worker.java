@@ -4,7 +4,6 @@ import dev.weft.csp.spi.Poller;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.Arrays;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -92,13 +91,16 @@ final class Worker implements Runnable {
     /** Hand-placed preemption checks left before the next look at whether others wait (see countYieldCheck). */
     private int yieldChecks;
     private boolean shrank;
-    /** Slices dispatched so far (written by the owner, read by idle workers to see a slice that lasts). */
+    /**
+     * Slices dispatched so far (written by the owner, read by idle workers and the watchdog to see a slice that
+     * lasts). Opaque on both sides: the readers need only to see the count change eventually, never what came
+     * before it, and the owner's dispatch loop pays no fence.
+     */
     private int slices;
     /** Counts the fibers that the running slice spawns (see {@link #countStarted}). */
     private final StartCredit startCredit = new StartCredit();
-    /** What this worker, idle, last saw of each other worker: its slice count and when that was first seen. */
-    private int[] seenSlices;
-    private long[] seenSince;
+    /** What this worker, idle, last saw of each other worker's slice (made at its first look). */
+    private SliceWatch sliceWatch;
     private long nap = NAP_NANOS;
     /**
      * Whether this worker's last look found another worker's slice still running since its look before, with
@@ -113,7 +115,10 @@ final class Worker implements Runnable {
     private long polledAt;
     /**
      * Non-zero while parked (or about to park): {@link #PARKED_THREAD}, or {@link #IN_POLLER} while waiting in
-     * the poller. Whoever clears it owes the worker the wake-up that fits.
+     * the poller. Whoever clears it owes the worker the wake-up that fits. Ordering: the owner sets it with a
+     * volatile store (a full fence) and then looks for work once more; a waker adds its work, then reads it
+     * (volatile) and clears it by CAS (one waker wins). So either the owner's last look sees the work, or the
+     * waker sees the flag and wakes it (a Dekker pair, which a release store alone would not make).
      */
     private volatile int parked;
     /** Park sessions so far (owner writes, bumped before {@link #parked} is set): see {@link WorkerPool#quiescentMarks}. */
@@ -149,7 +154,7 @@ final class Worker implements Runnable {
 
     /** Slices dispatched so far: a slice that lasts shows the same count (read by other threads). */
     int slices() {
-        return (int) SLICES.getOpaque(this);
+        return (int) SLICES.getOpaque(this); // opaque: see the field's comment
     }
 
     /** The worker whose carrier is the calling thread, or null. */
@@ -175,7 +180,7 @@ final class Worker implements Runnable {
      * same holds for a timer it adds then, due before the wait's bound.
      */
     void wakeIfAboutToWait() {
-        if (parked != 0) {
+        if (parked != 0) { // the owner's own last write: no race with itself
             wakeIfParked();
         }
     }
@@ -280,8 +285,8 @@ final class Worker implements Runnable {
 
     /** Unparks this worker if it is parked (or wakes its poller); true if this call did. */
     boolean wakeIfParked() {
-        int how = parked;
-        if (how != 0 && PARKED.compareAndSet(this, how, 0)) {
+        int how = parked; // volatile, after the caller published its work: see the field's comment
+        if (how != 0 && PARKED.compareAndSet(this, how, 0)) { // one waker owes the wake-up
             if (how == IN_POLLER) {
                 poller.wakeUp();
             } else {
@@ -322,7 +327,7 @@ final class Worker implements Runnable {
                     continue;
                 }
                 running = c;
-                SLICES.setOpaque(this, slices + 1);
+                SLICES.setOpaque(this, slices + 1); // opaque: see the field's comment
                 try {
                     c.runSlice();
                 } catch (Throwable t) {
@@ -618,33 +623,28 @@ final class Worker implements Runnable {
      */
     private boolean stealFromStuck(Worker[] all, long now) {
         int n = all.length;
-        if (seenSlices == null) {
-            seenSlices = new int[n];
-            seenSince = new long[n];
-            Arrays.fill(seenSlices, -1);
+        if (sliceWatch == null) {
+            sliceWatch = new SliceWatch(n);
         }
         sliceToWatch = false;
         for (int k = 1; k < n; k++) {
-            int i = (index + k) % n;
-            Worker victim = all[i];
-            int s = (int) SLICES.getOpaque(victim);
-            if (s != seenSlices[i]) {
-                seenSlices[i] = s;
-                seenSince[i] = now;
+            Worker victim = all[(index + k) % n];
+            long lasted = sliceWatch.lasted(victim, now);
+            if (lasted < 0) {
                 continue;
             }
             Poller p = victim.poller;
             if (victim.running != null && (p != null || !victim.active.isEmpty())) {
                 sliceToWatch = true; // a slice seen at two looks, which may hold fibers or sockets up
             }
-            if (p != null && now - seenSince[i] >= POLL_ASIDE_NANOS && victim.running != null) {
+            if (p != null && lasted >= POLL_ASIDE_NANOS && victim.running != null) {
                 p.pollAside(); // its sockets must not wait for its slice: fibers woken here run here
                 if (!active.isEmpty()) {
                     nap = NAP_NANOS;
                     return true;
                 }
             }
-            if (now - seenSince[i] < STUCK_NANOS || victim.running == null || victim.active.isEmpty()) {
+            if (lasted < STUCK_NANOS || victim.running == null || victim.active.isEmpty()) {
                 continue;
             }
             Batch b = newBatch();

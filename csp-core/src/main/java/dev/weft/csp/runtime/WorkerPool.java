@@ -139,10 +139,10 @@ public final class WorkerPool {
 
     /** Queues a new fiber: on the spawner's worker if it is ours, else on a parked worker or the next one. */
     public void submitNew(Schedulable fiber) {
-        if (broken != null) {
+        if (broken != null) { // volatile reads: a spawn racing a close or a crash may still slip in; the run counts
             throw new IllegalStateException("the scheduler " + name + " lost a carrier thread", broken);
         }
-        if (closed) {
+        if (closed) { // it and its carriers stop only once every live fiber has ended (canStop)
             throw new IllegalStateException("the scheduler " + name + " is closed");
         }
         Worker w = Worker.current();
@@ -176,14 +176,14 @@ public final class WorkerPool {
         if (workers.length == 1) {
             return workers[0];
         }
-        if (idle.get() > 0) {
+        if (idle.get() > 0) { // a hint (volatile read): a busy worker also takes the work, at its next rotation
             for (Worker w : workers) {
                 if (w.isIdle()) {
                     return w;
                 }
             }
         }
-        return workers[Math.floorMod(nextExternal.getAndIncrement(), workers.length)];
+        return workers[Math.floorMod(nextExternal.getAndIncrement(), workers.length)]; // atomic: only spreads the load
     }
 
     /**
@@ -230,6 +230,8 @@ public final class WorkerPool {
 
     /** Wakes one parked worker other than {@code from}, if any: a batch was published for stealing. */
     void signalWork(Worker from) {
+        // A volatile read after the batch was published (the window's tail store): a worker that goes idle after
+        // this read finds the batch in its own look for work, so skipping the wake-up here loses nothing.
         if (idle.get() > 0) {
             for (Worker w : workers) {
                 if (w != from && w.wakeIfParked()) {
