@@ -10,13 +10,12 @@ import javax.annotation.processing.ProcessingEnvironment;
 import javax.lang.model.element.Element;
 import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.ExecutableElement;
-import javax.lang.model.element.Modifier;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.type.DeclaredType;
 import javax.lang.model.type.TypeKind;
 import javax.lang.model.type.TypeMirror;
 
-/** Which methods a method overrides, and which method a functional interface stands for. */
+/** Which methods a method overrides. */
 final class Overrides {
     private Overrides() {
     }
@@ -33,43 +32,6 @@ final class Overrides {
             }
         }
         return found;
-    }
-
-    /** The single abstract method of {@code type} if it is a functional interface, else null. */
-    static ExecutableElement functionalMethod(TypeMirror type, ProcessingEnvironment env) {
-        if (type == null || type.getKind() != TypeKind.DECLARED) {
-            return null;
-        }
-        TypeElement t = (TypeElement) ((DeclaredType) type).asElement();
-        if (t.getKind() != ElementKind.INTERFACE) {
-            return null;
-        }
-        List<TypeElement> all = new ArrayList<>();
-        all.add(t);
-        all.addAll(supertypes(t, env));
-        for (TypeElement s : all) {
-            if (s.getKind() != ElementKind.INTERFACE) {
-                continue;
-            }
-            for (Element e : s.getEnclosedElements()) {
-                if (e.getKind() == ElementKind.METHOD && e.getModifiers().contains(Modifier.ABSTRACT)
-                        && !isObjectMethod((ExecutableElement) e, env)) {
-                    return (ExecutableElement) e;
-                }
-            }
-        }
-        return null;
-    }
-
-    private static boolean isObjectMethod(ExecutableElement m, ProcessingEnvironment env) {
-        TypeElement object = env.getElementUtils().getTypeElement("java.lang.Object");
-        for (Element e : object.getEnclosedElements()) {
-            if (e.getKind() == ElementKind.METHOD && e.getSimpleName().equals(m.getSimpleName())
-                    && ((ExecutableElement) e).getParameters().size() == m.getParameters().size()) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** Every proper supertype of {@code t}, classes and interfaces, each once. */

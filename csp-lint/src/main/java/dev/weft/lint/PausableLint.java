@@ -16,6 +16,7 @@ import com.sun.source.util.TaskListener;
 import com.sun.source.util.TreePath;
 import com.sun.source.util.TreePathScanner;
 import com.sun.source.util.Trees;
+import dev.weft.weaver.Rule;
 import java.util.Set;
 import javax.annotation.processing.AbstractProcessor;
 import javax.annotation.processing.ProcessingEnvironment;
@@ -145,17 +146,15 @@ public final class PausableLint extends AbstractProcessor {
             }
             String owner = Names.type((TypeElement) me.getEnclosingElement());
             if (me.getKind() == ElementKind.CONSTRUCTOR) {
-                error("constructor of " + owner + " calls pausable " + calleeName
-                        + ": a constructor cannot pause; do blocking work in a method", call);
+                error(Rule.PAUSE_IN_CONSTRUCTOR.message(owner, calleeName), call);
                 return;
             }
             if (isPausable(me)) {
                 String method = Names.method((ExecutableElement) me);
                 if (synchronizedBlock) {
-                    error(method + " calls pausable " + calleeName
-                            + " inside a synchronized block" + Names.MONITOR_FIX, call);
+                    error(Rule.PAUSE_UNDER_MONITOR.message(method, calleeName), call);
                 } else if (m.getModifiers().getFlags().contains(Modifier.SYNCHRONIZED)) {
-                    error(method + " is synchronized and calls pausable " + calleeName + Names.MONITOR_FIX, call);
+                    error(Rule.PAUSE_IN_SYNCHRONIZED_METHOD.message(method, calleeName), call);
                 }
                 return;
             }
@@ -165,13 +164,8 @@ public final class PausableLint extends AbstractProcessor {
         private void initializerCall(TreePath initializer, boolean isStatic, String calleeName, Tree call) {
             Element c = trees.getElement(initializer.getParentPath());
             String owner = c instanceof TypeElement ? Names.type((TypeElement) c) : "?";
-            if (isStatic) {
-                error("static initializer of " + owner + " calls pausable " + calleeName
-                        + ": a static initializer cannot pause; do blocking work in a method", call);
-            } else {
-                error("constructor of " + owner + " calls pausable " + calleeName
-                        + ": a constructor cannot pause; do blocking work in a method", call);
-            }
+            Rule rule = isStatic ? Rule.PAUSE_IN_STATIC_INITIALIZER : Rule.PAUSE_IN_CONSTRUCTOR;
+            error(rule.message(owner, calleeName), call);
         }
 
         /** An override must agree with what it overrides: both pausable, or neither. */
@@ -180,12 +174,8 @@ public final class PausableLint extends AbstractProcessor {
             boolean mine = isPausable(m);
             for (ExecutableElement other : Overrides.of(m, owner, env)) {
                 if (isPausable(other) != mine) {
-                    String message = mine
-                            ? Names.method(m) + " is @Pausable but overrides " + Names.method(other)
-                              + ", which is not @Pausable" + Names.OVERRIDE_PLAIN_FIX
-                            : Names.method(m) + " is not @Pausable but overrides pausable " + Names.method(other)
-                              + Names.OVERRIDE_PAUSABLE_FIX;
-                    error(message, tree);
+                    Rule rule = mine ? Rule.PAUSABLE_OVERRIDES_PLAIN : Rule.PLAIN_OVERRIDES_PAUSABLE;
+                    error(rule.message(Names.method(m), Names.method(other)), tree);
                     return;
                 }
             }

@@ -25,8 +25,8 @@ final class SaveMethods implements Opcodes {
     static final String NAME = "weft$save";
     /** The JVM's limit on parameter slots, less the site and the fiber. */
     private static final int MAX_VALUE_SLOTS = 255 - 2;
-    private static final String CONT = MethodWeaver.CONT;
-    private static final Type SITE = Type.getObjectType(MethodWeaver.SITE);
+    private static final String CONT = Abi.CONT;
+    private static final Type SITE = Type.getObjectType(Abi.SITE);
     private static final Type OBJECT = Type.getObjectType("java/lang/Object");
 
     private final ClassNode cls;
@@ -58,7 +58,7 @@ final class SaveMethods implements Opcodes {
         return new MethodInsnNode(INVOKESTATIC, cls.name, NAME, desc, itf);
     }
 
-    /** The type a value is saved as: {@link MethodWeaver#push} saves every reference as an Object. */
+    /** The type a value is saved as: {@link ResumeCode#pushCall} saves every reference as an Object. */
     private static Type erased(Type t) {
         switch (t.getSort()) {
             case Type.BOOLEAN: case Type.BYTE: case Type.CHAR: case Type.SHORT: case Type.INT:
@@ -82,7 +82,7 @@ final class SaveMethods implements Opcodes {
         for (int i = 1; i < params.length - 1; i++) {
             m.instructions.add(new VarInsnNode(params[i].getOpcode(ILOAD), slot));
             m.instructions.add(new VarInsnNode(ALOAD, fiber));
-            m.instructions.add(MethodWeaver.pushCall(params[i]));
+            m.instructions.add(ResumeCode.pushCall(params[i]));
             slot += params[i].getSize();
         }
         m.instructions.add(new VarInsnNode(ALOAD, 0));

@@ -76,6 +76,7 @@ public final class CompileProfile {
         }
         Map<String, Duration> compileTime = new TreeMap<>();
         int[] deopts = new int[1];
+        Map<String, Integer> deoptReasons = new TreeMap<>();
         for (RecordedEvent e : RecordingFile.readAllEvents(jfr)) {
             switch (e.getEventType().getName()) {
                 case "jdk.Compilation": {
@@ -94,10 +95,12 @@ public final class CompileProfile {
                 }
                 case "jdk.Deoptimization": {
                     deopts[0]++;
+                    deoptReasons.merge(e.getString("reason"), 1, Integer::sum);
                     String name = name(e.getValue("method"));
                     if (name.startsWith(prefix)) {
                         rows.computeIfAbsent(name, k -> new Row()).deopts.add(e.getString("reason") + "@"
-                                + e.getInt("lineNumber") + "/" + e.getString("action"));
+                                + e.getInt("lineNumber") + ":" + e.getInt("bci") + " " + e.getString("instruction")
+                                + "/" + e.getString("action"));
                     }
                     break;
                 }
@@ -113,7 +116,7 @@ public final class CompileProfile {
                     break;
             }
         }
-        System.out.printf("| method | bytecode | tier 1-3 code | C2 code | OSR | deopts (reason@line/action) | not inlined |%n");
+        System.out.printf("| method | bytecode | tier 1-3 code | C2 code | OSR | deopts (reason@line:bci instruction/action) | not inlined |%n");
         System.out.printf("|---|---:|---:|---:|---:|---|---|%n");
         rows.forEach((name, r) -> {
             int c1 = 0;
@@ -125,8 +128,8 @@ public final class CompileProfile {
                     r.codeSize.containsKey(4) ? r.codeSize.get(4) : "-", r.osr,
                     String.join(", ", r.deopts), String.join("; ", r.refused.stream().distinct().toList()));
         });
-        System.out.printf("compilation time: %s; deoptimizations in the JVM: %d%n", compileTime.entrySet().stream()
-                .map(en -> en.getKey() + " " + en.getValue().toMillis() + " ms").toList(), deopts[0]);
+        System.out.printf("compilation time: %s; deoptimizations in the JVM: %d %s%n", compileTime.entrySet().stream()
+                .map(en -> en.getKey() + " " + en.getValue().toMillis() + " ms").toList(), deopts[0], deoptReasons);
         Files.delete(jfr);
         Files.delete(log);
     }

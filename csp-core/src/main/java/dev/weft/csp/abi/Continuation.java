@@ -14,9 +14,10 @@ import java.util.Collections;
  *       saved its frame: the caller records where it paused ({@link #pushResume}: the call's constant
  *       {@link PauseSite}, which holds the call site, for dumps, and the resume point, an index), saves the
  *       values it needs after the call (live locals and operand stack values that cannot be rebuilt) and
- *       returns.</li>
+ *       returns. A call after which the caller returns at once ({@link #pushResumeIfPausing}) records its site
+ *       without reading the mode itself.</li>
  *   <li>On entry a woven method reads {@link #mode}. {@link #RESUMING} means it is being re-entered:
- *       it pops its resume point ({@link #popResume()}) and values, rebuilds its operand stack, and calls
+ *       it pops its resume point ({@link #popResume}) and values, rebuilds its operand stack, and calls
  *       the callee again, which does the same, down to the primitive that paused; that primitive sets the
  *       mode back to {@link #RUNNING}.</li>
  * </ul>
@@ -76,30 +77,57 @@ public abstract class Continuation {
      * common case, then pays no store and no GC write barrier).
      */
     public static void pushResume(PauseSite site, Continuation c) {
-        Object[] a = c.refs;
-        int top = c.refTop;
+        c.refTop = c.placeSite(site) + 1;
+    }
+
+    /**
+     * After a call in tail position (the frame saves nothing and returns the callee's value whether or not it
+     * paused): records the call's site as {@link #pushResume} does if the callee paused, else nothing. Without a
+     * branch on {@link #mode}, which a returned call leaves {@link #RUNNING} (0) or {@link #PAUSING} (1): the JIT
+     * compiles a branch of woven code by its profile, and a side never taken while profiled (a process's call that
+     * returns only when the process ends) would deoptimize the method the first time it is taken. Not pausing, it
+     * writes the site into the free slot above the top, where a popped site stays anyway.
+     */
+    public static void pushResumeIfPausing(PauseSite site, Continuation c) {
+        c.refTop = c.placeSite(site) + c.mode;
+    }
+
+    /** Puts {@code site} in the slot above the top (storing only if another is there); returns the top. */
+    private int placeSite(PauseSite site) {
+        Object[] a = refs;
+        int top = refTop;
         if (top == a.length) {
-            a = c.grow();
+            a = grow();
         }
         if (a[top] != site) {
             a[top] = site;
         }
-        c.refTop = top + 1;
+        return top;
     }
 
     /**
-     * Restores the resume point of the outermost saved frame. The woven dispatcher checks that the point is one
-     * of its method's; anything but a site where a site should be is as corrupt, and throws too.
+     * Restores the resume point of the outermost saved frame: one of the {@code points} resume points of the
+     * method resuming ({@code 0} to {@code points - 1}), whose dispatch then needs no check of its own. Anything
+     * else, or anything but a site where a site should be, is corrupt state, and throws.
      */
-    public final int popResume() {
-        Object[] a = refs;
+    public final int popResume(int points) {
         int top = refTop - 1;
-        Object site = top >= 0 ? a[top] : null;
-        if (!(site instanceof PauseSite)) {
-            throw new IllegalStateException("corrupt fiber state: no pause site to resume from (" + site + ")");
+        Object site = top >= 0 ? refs[top] : null;
+        int point = site instanceof PauseSite ? ((PauseSite) site).point : -1;
+        if (point < 0 || point >= points) {
+            throw corrupt(site, points);
         }
         refTop = top;
-        return ((PauseSite) site).point;
+        return point;
+    }
+
+    /** Why {@code site} cannot be resumed by a method of {@code points} resume points (out of line: a cold path). */
+    private static IllegalStateException corrupt(Object site, int points) {
+        if (!(site instanceof PauseSite)) {
+            return new IllegalStateException("corrupt fiber state: no pause site to resume from (" + site + ")");
+        }
+        return new IllegalStateException("corrupt fiber state: resume point " + ((PauseSite) site).point + " of "
+                + ((PauseSite) site).text + " is none of the " + points + " of the method resuming");
     }
 
     /** Doubles {@link #refs}. */

@@ -10,8 +10,8 @@ import dev.weft.csp.Parallel;
 import dev.weft.csp.Scheduler;
 import dev.weft.csp.Timer;
 import dev.weft.csp.Weft;
-import dev.weft.weaver.ClassFinder;
 import dev.weft.weaver.Weaver;
+import dev.weft.weaver.tool.ClassPath;
 import java.io.StringWriter;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -239,9 +239,9 @@ class PreemptionTest {
         boolean ok = javac.getTask(diagnostics, null, null, List.of("--release", "17", "-g", "-classpath",
                 core.toString(), "-d", out.toString()), null, units).call();
         assertTrue(ok, diagnostics.toString());
-        Weaver weaver = new Weaver(ClassFinder.ofPaths(List.of(out, core)), preemptive);
         Map<String, byte[]> woven = new HashMap<>();
-        try (var files = Files.walk(out)) {
+        try (ClassPath classpath = ClassPath.open(List.of(out, core)); var files = Files.walk(out)) {
+            Weaver weaver = new Weaver(classpath, preemptive);
             for (Path f : (Iterable<Path>) files.filter(p -> p.toString().endsWith(".class"))::iterator) {
                 String rel = out.relativize(f).toString().replace('\\', '/');
                 woven.put(rel.substring(0, rel.length() - 6).replace('/', '.'), weaver.weave(Files.readAllBytes(f)));

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.weft.weaver.ClassFinder;
 import dev.weft.weaver.WeaveException;
 import dev.weft.weaver.Weaver;
 import java.nio.charset.StandardCharsets;
@@ -67,7 +66,7 @@ class ClassFileErrorsTest {
     @BeforeAll
     static void compile() {
         Path classes = InMemoryJavac.compile(dir, 17, Map.of("errs.Reader", PAUSABLE, "errs.Plain", PLAIN));
-        weaver = new Weaver(ClassFinder.ofPaths(List.of(classes, ClassFiles.coreClasses())));
+        weaver = new Weaver(ClassFiles.classPath(classes));
         Map<String, byte[]> compiled = ClassFiles.read(classes);
         pausable = compiled.get("errs/Reader");
         plain = compiled.get("errs/Plain");

@@ -1,8 +1,8 @@
 package dev.weft.weaver.classfiles;
 
 import dev.weft.csp.Channel;
-import dev.weft.weaver.ClassFinder;
 import dev.weft.weaver.Weaver;
+import dev.weft.weaver.tool.ClassPath;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -80,10 +80,19 @@ final class ClassFiles {
      * there was nothing to weave).
      */
     static Map<String, byte[]> weave(Map<String, byte[]> classes, Path classesDir) {
-        Weaver weaver = new Weaver(ClassFinder.ofPaths(List.of(classesDir, coreClasses())));
+        Weaver weaver = new Weaver(classPath(classesDir));
         Map<String, byte[]> woven = new TreeMap<>();
         classes.forEach((name, bytes) -> woven.put(name, weaver.weave(bytes)));
         return woven;
+    }
+
+    /** A weave classpath of {@code classesDir}, then csp-core's classes: directories, so nothing to close. */
+    static ClassPath classPath(Path classesDir) {
+        try {
+            return ClassPath.open(List.of(classesDir, coreClasses()));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** A loader for a directory of (woven) classes whose parent is the test's loader, which shares csp-core. */

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.weft.weaver.ClassFinder;
 import dev.weft.weaver.Weaver;
 import java.io.IOException;
 import java.net.URLClassLoader;
@@ -92,7 +91,7 @@ class IdempotenceTest {
     }
 
     private static Weaver weaver(Path classes) {
-        return new Weaver(ClassFinder.ofPaths(List.of(classes, ClassFiles.coreClasses())));
+        return new Weaver(ClassFiles.classPath(classes));
     }
 
     @ParameterizedTest(name = "--release {0}")
@@ -143,7 +142,7 @@ class IdempotenceTest {
 
     @Test
     void everyClassOfCspCoreIsWovenAlreadyOrHasNothingToWeave() {
-        Weaver weaver = new Weaver(ClassFinder.ofPaths(List.of(ClassFiles.coreClasses())));
+        Weaver weaver = new Weaver(ClassFiles.classPath(ClassFiles.coreClasses()));
         List<String> changed = new ArrayList<>();
         ClassFiles.read(ClassFiles.coreClasses()).forEach((name, bytes) -> {
             if (weaver.weave(bytes) != bytes) {

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.weft.weaver.ClassFinder;
 import dev.weft.weaver.WeaveException;
 import dev.weft.weaver.Weaver;
+import dev.weft.weaver.tool.ClassPath;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -231,9 +232,9 @@ class NewClassFilesTest {
         NewerJdk jdk = jdkFor(release);
         Path classes = compile(jdk, release, "NewJdkTypes-jrt", "NewJdkTypes");
         Map<String, byte[]> woven = new TreeMap<>();
-        try (FileSystem image = FileSystems.newFileSystem(URI.create("jrt:/"), Map.of("java.home", jdk.home().toString()))) {
-            Weaver weaver = new Weaver(ClassFinder.ofPaths(List.of(classes, ClassFiles.coreClasses()))
-                    .then(jdkClasses(image)));
+        try (FileSystem image = FileSystems.newFileSystem(URI.create("jrt:/"), Map.of("java.home", jdk.home().toString()));
+             ClassPath classpath = ClassFiles.classPath(classes)) {
+            Weaver weaver = new Weaver(classpath.then(jdkClasses(image)));
             ClassFiles.read(classes).forEach((name, bytes) -> woven.put(name, weaver.weave(bytes)));
         }
 

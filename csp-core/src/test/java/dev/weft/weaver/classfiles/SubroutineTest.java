@@ -10,7 +10,6 @@ import dev.weft.csp.ChannelInput;
 import dev.weft.csp.One2OneChannel;
 import dev.weft.csp.Scheduler;
 import dev.weft.csp.Weft;
-import dev.weft.weaver.ClassFinder;
 import dev.weft.weaver.Weaver;
 import java.net.URLClassLoader;
 import java.nio.file.Path;
@@ -81,7 +80,7 @@ class SubroutineTest {
 
     private byte[] weave(byte[] input) {
         Path in = ClassFiles.write(dir.resolve("in"), Map.of(SubroutineClass.NAME, input));
-        return new Weaver(ClassFinder.ofPaths(List.of(in, ClassFiles.coreClasses()))).weave(input);
+        return new Weaver(ClassFiles.classPath(in)).weave(input);
     }
 
     private URLClassLoader loader(String name, byte[] classFile) {

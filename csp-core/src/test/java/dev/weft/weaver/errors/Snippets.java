@@ -1,10 +1,10 @@
 package dev.weft.weaver.errors;
 
 import dev.weft.csp.Channel;
-import dev.weft.weaver.ClassFinder;
 import dev.weft.weaver.WeaveError;
 import dev.weft.weaver.WeaveException;
 import dev.weft.weaver.Weaver;
+import dev.weft.weaver.tool.ClassPath;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
@@ -57,7 +57,11 @@ final class Snippets {
 
     /** The weaver the tests use: the snippets' classes first, then csp-core's. */
     static Weaver weaver(Path out) {
-        return new Weaver(ClassFinder.ofPaths(List.of(out, coreClasses())));
+        try {
+            return new Weaver(ClassPath.open(List.of(out, coreClasses()))); // directories: nothing to close
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** Every class file under {@code out}, by internal name. */

@@ -16,8 +16,8 @@ import java.util.zip.ZipFile;
 /**
  * Class directories and jars searched in order, as a javac classpath is, that closes the jars it opened.
  *
- * <p>Build tools run many builds in one JVM (Maven daemons, IDEs), so unlike {@link ClassFinder#ofPaths} this
- * finder must not leave jar files open. Missing paths and duplicates are skipped.
+ * <p>Build tools run many builds in one JVM (Maven daemons, IDEs), so a classpath must not leave jar files open:
+ * close it once weaving is done. Missing paths and duplicates are skipped.
  */
 public final class ClassPath implements ClassFinder, Closeable {
     private final List<ClassFinder> finders = new ArrayList<>();

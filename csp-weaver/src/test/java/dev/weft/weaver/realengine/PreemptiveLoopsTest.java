@@ -2,8 +2,8 @@ package dev.weft.weaver.realengine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.weft.weaver.ClassFinder;
 import dev.weft.weaver.Weaver;
+import dev.weft.weaver.tool.ClassPath;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -126,7 +126,7 @@ class PreemptiveLoopsTest {
     void otherLoopShapesVerifyOnceWoven() throws Exception {
         Path classes = SmallProgram.compile(dir, Map.of("dev/weft/csp/Fiber.java", FIBER,
                 "app/MoreLoops.java", MORE_LOOPS));
-        Weaver weaver = new Weaver(ClassFinder.ofPaths(List.of(classes)), true);
+        Weaver weaver = new Weaver(ClassPath.open(List.of(classes)), true);
 
         byte[] woven = weaver.weave(Files.readAllBytes(classes.resolve("app/MoreLoops.class")));
 
@@ -146,7 +146,7 @@ class PreemptiveLoopsTest {
     @Test
     void loopsWithNoStackToSpareAreWovenWithAConsistentCheck() throws Exception {
         Path classes = SmallProgram.compile(dir, Map.of("dev/weft/csp/Fiber.java", FIBER, "app/Loops.java", LOOPS));
-        Weaver weaver = new Weaver(ClassFinder.ofPaths(List.of(classes)), true);
+        Weaver weaver = new Weaver(ClassPath.open(List.of(classes)), true);
 
         byte[] woven = weaver.weave(Files.readAllBytes(classes.resolve("app/Loops.class")));
 
