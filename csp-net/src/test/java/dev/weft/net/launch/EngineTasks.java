@@ -5,6 +5,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import dev.weft.csp.Pausable;
 import dev.weft.net.FreePorts;
 import dev.weft.net.NetChannelInput;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -14,6 +15,12 @@ import java.util.concurrent.CompletableFuture;
 
 /** Programs and task JVMs that the cluster engines' tests share. */
 final class EngineTasks {
+    /**
+     * The input of the tests' cluster scripts: never the test JVM's, which surefire reads its commands from (ssh,
+     * which the scripts run, turns its input non-blocking, and surefire's reader then fails: "std/in stream
+     * corrupted").
+     */
+    static final ProcessBuilder.Redirect NO_INPUT = ProcessBuilder.Redirect.from(new File("/dev/null"));
     /** What the tests' nodes use: a lost node is noticed within 2 s. */
     static final String HEARTBEAT = "-Dweft.heartbeat=200,2000";
     static final long HEARTBEAT_TIMEOUT_MS = 2000;

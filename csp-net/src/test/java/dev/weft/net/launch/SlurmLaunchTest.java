@@ -31,11 +31,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(180)
 class SlurmLaunchTest {
-    /**
-     * The scripts' input: never the test JVM's, which surefire reads its commands from (ssh, which the scripts run,
-     * turns its input non-blocking, and surefire's reader then fails: "std/in stream corrupted").
-     */
-    private static final ProcessBuilder.Redirect NO_INPUT = ProcessBuilder.Redirect.from(new File("/dev/null"));
     private static final Path SCRIPT = Path.of("src/test/cluster/slurm-cluster.sh");
     @TempDir
     static Path cluster;
@@ -55,7 +50,7 @@ class SlurmLaunchTest {
             return;
         }
         Process p = new ProcessBuilder("sh", SCRIPT.toString(), "start", cluster.toString()).inheritIO()
-                .redirectInput(NO_INPUT).start();
+                .redirectInput(EngineTasks.NO_INPUT).start();
         assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the Slurm cluster did not start in 60 s");
         assertEquals(0, p.exitValue(), "the Slurm cluster did not start; its logs are in " + cluster);
         started = true;
@@ -70,7 +65,7 @@ class SlurmLaunchTest {
     static void stopTheCluster() throws Exception {
         if (started) {
             new ProcessBuilder("sh", SCRIPT.toString(), "stop", cluster.toString()).inheritIO()
-                    .redirectInput(NO_INPUT).start().waitFor(30, TimeUnit.SECONDS);
+                    .redirectInput(EngineTasks.NO_INPUT).start().waitFor(30, TimeUnit.SECONDS);
         }
     }
 

@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.weft.csp.Pausable;
 import dev.weft.net.NetChannelInput;
 import java.nio.charset.StandardCharsets;
-import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -32,11 +31,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(180)
 class SshLaunchTest {
-    /**
-     * The scripts' input: never the test JVM's, which surefire reads its commands from (ssh, which the scripts run,
-     * turns its input non-blocking, and surefire's reader then fails: "std/in stream corrupted").
-     */
-    private static final ProcessBuilder.Redirect NO_INPUT = ProcessBuilder.Redirect.from(new File("/dev/null"));
     private static final Path SCRIPT = Path.of("src/test/cluster/ssh-hosts.sh");
     private static final String[] HOSTS = {"10.79.0.2", "10.79.0.3"};
     /** A worker that has not joined gives up after this: then no run leaves one behind on a host. */
@@ -61,7 +55,7 @@ class SshLaunchTest {
             return;
         }
         Process p = new ProcessBuilder("sh", SCRIPT.toString(), "start", keys.toString(), "2").inheritIO()
-                .redirectInput(NO_INPUT).start();
+                .redirectInput(EngineTasks.NO_INPUT).start();
         assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the ssh hosts did not start in 60 s");
         started = true; // stop what was made, also if it failed half-way
         assertEquals(0, p.exitValue(), "the ssh hosts did not start");
@@ -115,7 +109,7 @@ class SshLaunchTest {
     static void stopTheHosts() throws Exception {
         if (started) {
             new ProcessBuilder("sh", SCRIPT.toString(), "stop", keys.toString(), "2").inheritIO()
-                    .redirectInput(NO_INPUT).start().waitFor(30, TimeUnit.SECONDS);
+                    .redirectInput(EngineTasks.NO_INPUT).start().waitFor(30, TimeUnit.SECONDS);
         }
     }
 
