@@ -31,6 +31,8 @@ final class DeadlockProbe {
     final long sentAt = System.nanoTime();
     /** Whether the run's hang has been reported (see {@link DeadlockProbing#probeRefuted}). */
     boolean hangReported;
+    /** Collections that found the ring still reachable. */
+    int refutations;
 
     DeadlockProbe(WorkerPool pool) {
         this.pool = pool;

@@ -81,7 +81,7 @@ final class DeadlockProbing {
             for (WeakReference<DeadlockProbe> handle : probes) {
                 probesStarted++;
                 DeadlockProbes.collect(pool, handle, probeDelay == 0 || notBefore - now < 0 ? now
-                        : byHangWarning(notBefore, now));
+                        : byHangWarning(notBefore, now, now));
             }
             probing = !probes.isEmpty();
             return probing;
@@ -168,12 +168,16 @@ final class DeadlockProbing {
             if (p != null) {
                 nanos = lastRefuted - p.sentAt;
                 long hang = hangWarningNanos;
-                if (hang > 0 && !p.hangReported && nanos >= hang) {
+                // Two collections, not one: the first can find the ring held by a reference on its way out (a
+                // carrier's frame the JIT or the interpreter still counts as live), where the next, 10 ms later,
+                // finds it unreachable and reports the deadlock that a warning would have wrongly called a hang.
+                p.refutations++;
+                if (hang > 0 && !p.hangReported && nanos >= hang && p.refutations >= 2) {
                     p.hangReported = true;
                     hanging = p.fibers();
                 }
                 DeadlockProbes.collect(pool, handle, p.hangReported ? lastRefuted + probeDelay
-                        : byHangWarning(lastRefuted + probeDelay, p.sentAt));
+                        : byHangWarning(lastRefuted + probeDelay, p.sentAt, lastRefuted));
             }
         }
         DeadlockCheck check = pool.deadlockCheck();
@@ -185,15 +189,16 @@ final class DeadlockProbing {
 
     /**
      * A probe's next collection, {@code notBefore}, brought forward to when the hang warning of fibers hung at
-     * {@code sentAt} is due: the warning rests on a collection that found them still reachable.
+     * {@code sentAt} is due: the warning rests on collections that found them still reachable. A warning due
+     * already ({@code now} is past it) waits for {@code notBefore}: its second look comes a delay after the first.
      */
-    private long byHangWarning(long notBefore, long sentAt) {
+    private long byHangWarning(long notBefore, long sentAt, long now) {
         long hang = hangWarningNanos;
         if (hang <= 0 || hang == Long.MAX_VALUE) {
             return notBefore;
         }
         long warnAt = sentAt + hang;
-        return warnAt - notBefore < 0 ? warnAt : notBefore;
+        return warnAt - now > 0 && warnAt - notBefore < 0 ? warnAt : notBefore;
     }
 
     /** After how long a run whose fibers all stay blocked, unreachable for a deadlock report, is warned of. */
