@@ -92,7 +92,7 @@ class DeadlinesTest {
     @Timeout(120)
     void aSelectThatAPartnerEndsLeavesNoTimerBehind() {
         Schedulers.onOneAndTwoWorkers(2, s -> {
-            int n = 100_000;
+            int n = 20_000;
             Weft.run(s, () -> {
                 One2OneChannel<Integer> c = Channel.one2one();
                 Weft.spawn(() -> {
