@@ -58,7 +58,13 @@ public final class Readiness implements Guard {
             }
             add(me);
             if (ready.getAsBoolean()) { // it came between the check and the registration
-                remove(me);
+                if (!remove(me) && me.isThreadBound()) {
+                    // A signal took the registration (under this monitor, as remove decides) and owes it exactly
+                    // one wake-up, perhaps not given yet: a thread takes it here, or its next wait (a channel
+                    // read, which does not check again) would return at once. A fiber's stray wake-up only
+                    // makes its next wait check its condition once more.
+                    ThreadMode.awaitPermit(me);
+                }
                 return;
             }
             FiberPauses.waitOn(this); // a thread withdraws itself when interrupted (see withdraw)

@@ -142,6 +142,54 @@ class ReadinessTest {
         assertInstanceOf(CancelledException.class, outcome.get());
     }
 
+    /**
+     * A readiness whose condition turns true as a waiter checks it after registering, and whose outside party
+     * signals right then, from its own thread: the signal takes the registration of a wait that is ending.
+     */
+    private static Readiness signalledDuringTheCheck() {
+        AtomicInteger checks = new AtomicInteger();
+        Readiness[] readiness = new Readiness[1];
+        readiness[0] = new Readiness(() -> {
+            int n = checks.incrementAndGet();
+            if (n == 2) { // the check after the registration
+                Thread signaller = start(readiness[0]::signal);
+                try {
+                    signaller.join();
+                } catch (InterruptedException e) {
+                    throw new AssertionError("interrupted (timed out?) while the signaller ran", e);
+                }
+            }
+            return n >= 2;
+        }, "signalled during the check");
+        return readiness[0];
+    }
+
+    @Test
+    @Timeout(30)
+    void aThreadsWaitThatEndsAsItIsSignalledLeavesNoWakeUpForItsNextRead() throws Exception {
+        One2OneChannel<String> ch = Channel.one2one();
+        AtomicReference<Object> read = new AtomicReference<>();
+        Thread reader = start(() -> {
+            signalledDuringTheCheck().await();
+            read.set(ch.in().read());
+        });
+        Schedulers.awaitBlocked(reader); // in the read: it must wait for the value
+        ch.out().write("value");
+        reader.join();
+        assertEquals("value", read.get());
+    }
+
+    @Test
+    @Timeout(30)
+    void aThreadsWaitThatEndsAsItIsSignalledLeavesNoWakeUpForItsNextTimedSelect() {
+        One2OneChannel<String> idle = Channel.one2one();
+        signalledDuringTheCheck().await();
+        long began = System.nanoTime();
+        int chosen = new Alternative(idle.in(), Guards.timeout(Duration.ofMillis(200))).select();
+        assertEquals(1, chosen);
+        assertTrue(System.nanoTime() - began >= Duration.ofMillis(200).toNanos(), "the select ended before its timeout");
+    }
+
     @Test
     void aGuardThatIsNotWeftsIsRefusedByName() {
         Guard stranger = new Guard() {

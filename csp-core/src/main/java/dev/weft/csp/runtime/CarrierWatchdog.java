@@ -36,7 +36,7 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>The watchdog also serves the scheduler: idle carriers sleep soundly beside short slices, so a slice seen
  * at two rounds ({@value #LONGEST_ROUND_NANOS} ns apart at most, whatever the threshold) is handed to its
- * worker ({@link Worker#sliceLasts}), which wakes an idle carrier to take the fibers queued behind it. And it
+ * worker ({@link Idling#sliceLasts}), which wakes an idle carrier to take the fibers queued behind it. And it
  * registers the schedulers' MBeans once an MBean server exists ({@link SchedulerMBeans}).
  */
 final class CarrierWatchdog {
@@ -147,7 +147,7 @@ final class CarrierWatchdog {
             w.reported = false;
             return;
         }
-        worker.sliceLasts(); // seen at two rounds: an idle carrier may have to take what waits behind it
+        Idling.sliceLasts(worker); // seen at two rounds: an idle carrier may have to take what waits behind it
         if (threshold == 0) {
             return;
         }

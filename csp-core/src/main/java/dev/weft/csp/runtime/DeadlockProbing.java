@@ -180,7 +180,7 @@ final class DeadlockProbing {
                         : byHangWarning(lastRefuted + probeDelay, p.sentAt, lastRefuted));
             }
         }
-        DeadlockCheck check = pool.deadlockCheck();
+        DeadlockCheck check = pool.rest.check();
         if (hanging != null && check != null) {
             // This thread asks for the collections: the fibers must not stay reachable from its frames after this.
             LOG.log(System.Logger.Level.WARNING, check.hangWarning(pool, hanging, nanos));
@@ -221,7 +221,7 @@ final class DeadlockProbing {
             probes.remove(p.handle);
             probing = !probes.isEmpty();
         }
-        DeadlockCheck check = pool.deadlockCheck();
+        DeadlockCheck check = pool.rest.check();
         if (check != null && check.unreachable(pool, fibers)) {
             synchronized (this) {
                 probeDelay = 0; // a deadlock found: the next one is looked for at once again

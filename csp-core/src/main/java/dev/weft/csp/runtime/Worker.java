@@ -17,23 +17,12 @@ import java.util.concurrent.locks.LockSupport;
  * first few fibers that the running fiber waits for at once (a par's branches) join the active batch
  * instead: they run here as soon as it pauses, with no thread woken to steal them.
  *
- * <p>The active batch stays private in spirit but not in law: a fiber that computes for long (or keeps
- * finding its partners ready) would hold the fibers queued behind it hostage while other carriers idle. So
- * an idle worker that sees another worker's slice last {@value #STUCK_NANOS} ns takes the older half of the
- * fibers queued behind it (the queue is a {@link RunQueue}, guarded by a spin lock in pools of several
- * workers). This is what lets a processor farm scale.
- *
- * <p>When it finds no work, a worker spins for a few microseconds looking for some (its inbox, other
- * workers' windows and inboxes, stuck slices, due timers anywhere), then parks until work is handed to it,
- * a batch is published, or the earliest timer falls due. It naps instead (50 us, doubling up to 1 ms) only
- * while it watches a slice that lasts, one it has seen at two looks, with fibers queued behind it or
- * sockets to poll: short slices keep an idle carrier asleep, however busy the others are. A slice that
- * starts to last while the others sleep is seen by the {@link CarrierWatchdog}, which wakes one of them to
- * watch it ({@link #sliceLasts}). An idle program uses no CPU.
+ * <p>When it finds no work, the worker looks for some elsewhere, then naps or parks ({@link Idling}): idle
+ * workers take published batches, what was handed to other workers, and fibers stuck behind a slice that lasts.
  *
  * <p>With a {@link Poller} plugged in, the worker waits in the poller instead of parking, and a busy worker
  * polls as it rotates (at most every {@value #POLL_EVERY_NANOS} ns): fibers that I/O wakes join its active
- * batch. An idle worker napping beside a slice that has lasted {@value #POLL_ASIDE_NANOS} ns polls for it.
+ * batch.
  *
  * <p>With one worker nothing is ever split or published: the active batch is the whole run queue, so the
  * order in which fibers run is plain FIFO and deterministic.
@@ -46,22 +35,10 @@ final class Worker implements Runnable {
     private static final int MERGE_BELOW = 8;
     /** The most fibers that spawns gather in one private batch while the migration window is full. */
     private static final int SPAWN_BATCH = 32;
-    /** How long an idle worker spins looking for work before it parks. */
-    private static final long SPIN_NANOS = 5_000;
-    /** A worker whose slice has lasted this long lets idle workers take the fibers queued behind it. */
-    private static final long STUCK_NANOS = 3_000;
-    /** How long an idle worker naps, at first and at most, beside a slice that lasts. */
-    private static final long NAP_NANOS = 50_000, MAX_NAP_NANOS = 1_000_000;
     /** A busy worker with a {@link Poller} polls at most this often (at its rotations). */
     static final long POLL_EVERY_NANOS = 20_000;
-    /**
-     * An idle worker polls for a worker whose slice has lasted this long ({@link Poller#pollAside}): with the
-     * watchdog's rounds, which wake it to watch that slice, and its naps (at most {@link #MAX_NAP_NANOS}), a
-     * long slice keeps its carrier's sockets waiting about two rounds at most.
-     */
-    static final long POLL_ASIDE_NANOS = 1_000_000;
     /** Values of {@link #parked}: parked on the thread's permit, or waiting in the poller. */
-    private static final int PARKED_THREAD = 1, IN_POLLER = 2;
+    static final int PARKED_THREAD = 1, IN_POLLER = 2;
     private static final VarHandle PARKED, SLICES;
 
     static {
@@ -79,12 +56,14 @@ final class Worker implements Runnable {
     final MigrationWindow window = new MigrationWindow();
     final TimerHeap timers;
     final LiveFibers live = new LiveFibers();
-    private final boolean stealing;
+    /** Whether the pool has several workers, which steal from each other. */
+    final boolean stealing;
     /** Null unless the pool is simulated: then the next fiber is a seeded random pick (one worker). */
-    private final Simulation simulation;
-    private final RunQueue active;
+    final Simulation simulation;
+    final RunQueue active;
     private final BatchList overflow = new BatchList();
-    private Batch spare;
+    /** An empty batch kept for the next split (one allocation less). */
+    Batch spare;
     /** Fibers of other homes that ended here (see {@link #endedHere}). */
     private final EndedAway endedAway = new EndedAway();
     private int dispatch;
@@ -99,14 +78,8 @@ final class Worker implements Runnable {
     private int slices;
     /** Counts the fibers that the running slice spawns (see {@link #countStarted}). */
     private final StartCredit startCredit = new StartCredit();
-    /** What this worker, idle, last saw of each other worker's slice (made at its first look). */
-    private SliceWatch sliceWatch;
-    private long nap = NAP_NANOS;
-    /**
-     * Whether this worker's last look found another worker's slice still running since its look before, with
-     * fibers queued behind it or a poller: then it naps beside that slice instead of sleeping soundly.
-     */
-    private boolean sliceToWatch;
+    /** What this worker does while it has no fiber to run. */
+    final Idling idling;
     /** Set while the running fiber spawns fibers it waits for at once (see {@link #pushNew}). Carrier only. */
     private boolean spawnsAwaited;
     /** The I/O poller plugged in, or null (set once: see {@link WorkerPool#plugPollers}). */
@@ -120,13 +93,11 @@ final class Worker implements Runnable {
      * (volatile) and clears it by CAS (one waker wins). So either the owner's last look sees the work, or the
      * waker sees the flag and wakes it (a Dekker pair, which a release store alone would not make).
      */
-    private volatile int parked;
-    /** Park sessions so far (owner writes, bumped before {@link #parked} is set): see {@link WorkerPool#quiescentMarks}. */
+    volatile int parked;
+    /** Park sessions so far (owner writes, bumped before {@link #parked} is set): see {@link Quiescence}. */
     volatile int parkSessions;
-    /** True while in {@link #idle()}. */
-    private volatile boolean idling;
-    /** True while parked with no nap (no slice to watch): see {@link #sliceLasts()}. */
-    private volatile boolean soundAsleep;
+    /** True while in {@link Idling#idle()}. */
+    volatile boolean idle;
     private Carrier thread;
     /** The fiber this carrier is running right now (plain field: other threads read it only for dumps). */
     Schedulable running;
@@ -141,6 +112,7 @@ final class Worker implements Runnable {
         this.simulation = pool.simulation;
         this.timers = new TimerHeap(pool);
         this.active = new RunQueue(stealing);
+        this.idling = new Idling(this);
     }
 
     void start(String name) {
@@ -198,7 +170,7 @@ final class Worker implements Runnable {
         boolean alone = stealing && active.isEmpty() && window.isEmpty() && overflow.isEmpty() && inbox.isEmpty();
         active.add(c);
         if (alone) {
-            stealFromStuck(pool.workers(), System.nanoTime());
+            idling.stealFromStuck(pool.workers(), System.nanoTime());
         }
     }
 
@@ -220,7 +192,7 @@ final class Worker implements Runnable {
      * once), and no thief is woken for it: it runs here as soon as the spawner pauses. Published, a par's
      * branches would be split between this carrier and one woken to steal them, and their join would wake
      * the spawner across the two. Only a slice that lasts lets an idle worker take such fibers (see
-     * {@link #stealFromStuck}), so long branches still run in parallel; a larger par publishes the rest.
+     * {@link Idling#stealFromStuck}), so long branches still run in parallel; a larger par publishes the rest.
      */
     void pushNew(Schedulable c) {
         if (!stealing || spawnsAwaited && active.size() < MERGE_BELOW) {
@@ -255,7 +227,7 @@ final class Worker implements Runnable {
     }
 
     /** Takes the fibers that ended here out of their homes' live lists now. Carrier only. */
-    private void removeEndedAway() {
+    void removeEndedAway() {
         if (endedAway.leaveHomeListsNow()) {
             pool.fibersLeft();
         }
@@ -303,7 +275,7 @@ final class Worker implements Runnable {
 
     /** Whether this worker is looking for work (spinning or parked). */
     boolean isIdle() {
-        return idling;
+        return idle;
     }
 
     /** Whether fibers other than the running one wait on this worker. Carrier only. */
@@ -321,7 +293,7 @@ final class Worker implements Runnable {
             for (;;) {
                 Schedulable c = next();
                 if (c == null) {
-                    if (!idle()) {
+                    if (!idling.idle()) {
                         return;
                     }
                     continue;
@@ -331,7 +303,7 @@ final class Worker implements Runnable {
                 try {
                     c.runSlice();
                 } catch (Throwable t) {
-                    pool.carrierFailure(c, t);
+                    PoolFailures.carrierFailure(c, t);
                 }
                 startCredit.giveBack();
                 running = null;
@@ -373,7 +345,7 @@ final class Worker implements Runnable {
             return null;
         }
         if (simulation.stepOverruns()) {
-            pool.budgetSpent(); // fails the runs; their fibers go on running until the cancellation ends them
+            pool.failures.budgetSpent(); // fails the runs; their fibers go on running until the cancellation ends them
         }
         return active.take(simulation.choose(active.size()));
     }
@@ -435,7 +407,7 @@ final class Worker implements Runnable {
     }
 
     /** Makes the oldest waiting batch active (unless a thief took every one first). */
-    private void takeBatch() {
+    void takeBatch() {
         do {
             Batch b = window.poll();
             if (b == null) {
@@ -444,231 +416,24 @@ final class Worker implements Runnable {
                     return;
                 }
             }
-            active.takeAll(b);
-            spare = b;
+            takeAll(b);
             refillWindow();
         } while (active.size() < MERGE_BELOW);
     }
 
-    private Batch newBatch() {
+    /** Makes the fibers of {@code b} active; {@code b}, empty, is kept for the next split. */
+    void takeAll(Batch b) {
+        active.takeAll(b);
+        spare = b;
+    }
+
+    Batch newBatch() {
         Batch b = spare;
         if (b != null) {
             spare = null;
             return b;
         }
         return new Batch();
-    }
-
-    // ------------------------------------------------------------------------------------ idling
-
-    /** Looks for work, spinning briefly, then parks; false once the pool is closed and idle for good. */
-    private boolean idle() {
-        idling = true;
-        pool.idle.incrementAndGet();
-        try {
-            return spinThenPark();
-        } finally {
-            pool.idle.decrementAndGet();
-            idling = false;
-            pool.probes.leftRest(); // before any fiber runs: the fibers of a deadlock probe go back to their lists
-        }
-    }
-
-    /**
-     * Called by the {@link CarrierWatchdog}, which has seen this worker's slice at two of its rounds: if fibers
-     * wait behind it, or sockets for its poller, a worker sleeping soundly wakes to watch it (it then steals
-     * what waits, polls aside, and naps beside the slice while it lasts). Any thread.
-     */
-    void sliceLasts() {
-        if (!stealing || running == null || poller == null && active.isEmpty()) {
-            return;
-        }
-        for (Worker w : pool.workers()) {
-            if (w != this && w.soundAsleep && w.wakeIfParked()) {
-                return;
-            }
-        }
-    }
-
-    private boolean spinThenPark() {
-        long spinEnd = 0;
-        // Spin only while another worker is busy: its fibers may hand this one work at once. Otherwise work can
-        // only come from outside (a network event loop, a plain thread, a timer), which a spinning carrier would
-        // be taking the CPU from.
-        for (int i = stealing && othersBusy() ? 0 : -1; i >= 0; i++) {
-            if (findWork()) {
-                return true;
-            }
-            if (pool.closed && pool.canStop()) {
-                return false;
-            }
-            if (i == 0) {
-                Poller p = poller;
-                if (p != null) {
-                    p.pollNow(); // what this batch wrote goes out before the spin
-                }
-                spinEnd = System.nanoTime() + SPIN_NANOS;
-            } else if ((i & 15) == 0 && System.nanoTime() - spinEnd > 0) {
-                break;
-            }
-            Thread.onSpinWait();
-        }
-        removeEndedAway(); // before the pool can look at rest: its live lists are exact then
-        parkSessions = parkSessions + 1; // single writer
-        Poller p = poller; // read once: a poller plugged in meanwhile wakes this park (see WorkerPool.plugPollers)
-        PARKED.setVolatile(this, p != null ? IN_POLLER : PARKED_THREAD);
-        try {
-            if (findWork()) {
-                return true;
-            }
-            if (pool.closed && pool.canStop()) {
-                return false;
-            }
-            pool.checkDeadlock(this);
-            TimerEntry due = pool.earliestTimerFor(this);
-            if (simulation != null && due != null) {
-                if (pool.onlyTimersCanWake()) {
-                    simulation.advanceTo(due.deadline); // every fiber waits: the next timer is due at once
-                    return true;
-                }
-                due = null; // virtual time stands still while a party outside the pool may still act
-            }
-            long wait = due == null ? Long.MAX_VALUE : due.deadline - System.nanoTime();
-            if (stealing) {
-                // Nap instead, and come back to see whether that slice got stuck; a watch, once begun, doubles its
-                // naps up to the longest before the worker sleeps (slices of a few ms, one after another, last too).
-                if (sliceToWatch || nap > NAP_NANOS && nap < MAX_NAP_NANOS) {
-                    wait = Math.min(wait, nap);
-                    nap = Math.min(nap * 2, MAX_NAP_NANOS);
-                } else { // short slices elsewhere: a slice that starts to last is the watchdog's to see
-                    soundAsleep = true;
-                    nap = NAP_NANOS;
-                }
-            }
-            if (p != null) {
-                if (wait > 0) {
-                    p.await(wait); // a wake-up clears parked, then calls the poller's wakeUp
-                }
-            } else if (wait == Long.MAX_VALUE) {
-                LockSupport.park(this);
-            } else if (wait > 0) {
-                LockSupport.parkNanos(this, wait);
-            }
-            if (Thread.interrupted()) { // else every later park returns at once: the carrier would spin
-                pool.carrierInterrupted();
-            }
-            return true;
-        } finally {
-            soundAsleep = false;
-            parked = 0;
-        }
-    }
-
-    /** Takes in handed-over fibers, fires due timers, steals a batch; true if the active batch is not empty. */
-    private boolean findWork() {
-        active.drain(inbox);
-        if (stealing && active.isEmpty()) {
-            takeBatch(); // its own waiting batches (a thief may have emptied the active batch before a rotation)
-        }
-        long now = pool.nanoTime();
-        if (!timers.isEmpty()) {
-            TimerHeap.fire(timers.takeDue(now, false));
-        }
-        if (!active.isEmpty() || !stealing) {
-            return !active.isEmpty();
-        }
-        if (stealFromOthers(now)) {
-            return true;
-        }
-        Worker[] all = pool.workers();
-        int n = all.length;
-        for (int k = 1; k < n; k++) {
-            Worker victim = all[(index + k) % n];
-            if (!victim.timers.isEmpty()) {
-                TimerHeap.fire(victim.timers.takeDue(now, true)); // its fibers wake here
-            }
-        }
-        return !active.isEmpty();
-    }
-
-    /** Takes a published batch, what was handed to another worker, or fibers stuck behind a long slice. */
-    private void stole(int fibers) {
-        pool.steals.increment();
-        RuntimeEvents.stolen(thread.getName(), fibers);
-    }
-
-    private boolean stealFromOthers(long now) {
-        Worker[] all = pool.workers();
-        int n = all.length;
-        for (int k = 1; k < n; k++) {
-            Worker victim = all[(index + k) % n];
-            Batch b = victim.window.poll();
-            if (b != null) {
-                stole(b.size());
-                active.takeAll(b);
-                spare = b;
-                return true;
-            }
-            if (active.drain(victim.inbox)) {
-                return true;
-            }
-        }
-        return stealFromStuck(all, now);
-    }
-
-    /**
-     * Takes the older half of the fibers queued behind a slice that has lasted {@link #STUCK_NANOS} (a fiber computing, or
-     * one that keeps finding its partners ready): they would otherwise wait for it while this worker idles.
-     * Runnable fibers wait in a private active batch for locality, and this is the one way out of it.
-     */
-    private boolean stealFromStuck(Worker[] all, long now) {
-        int n = all.length;
-        if (sliceWatch == null) {
-            sliceWatch = new SliceWatch(n);
-        }
-        sliceToWatch = false;
-        for (int k = 1; k < n; k++) {
-            Worker victim = all[(index + k) % n];
-            long lasted = sliceWatch.lasted(victim, now);
-            if (lasted < 0) {
-                continue;
-            }
-            Poller p = victim.poller;
-            if (victim.running != null && (p != null || !victim.active.isEmpty())) {
-                sliceToWatch = true; // a slice seen at two looks, which may hold fibers or sockets up
-            }
-            if (p != null && lasted >= POLL_ASIDE_NANOS && victim.running != null) {
-                p.pollAside(); // its sockets must not wait for its slice: fibers woken here run here
-                if (!active.isEmpty()) {
-                    nap = NAP_NANOS;
-                    return true;
-                }
-            }
-            if (lasted < STUCK_NANOS || victim.running == null || victim.active.isEmpty()) {
-                continue;
-            }
-            Batch b = newBatch();
-            victim.active.moveFirstHalfTo(b);
-            if (!b.isEmpty()) {
-                stole(b.size());
-                active.takeAll(b);
-                spare = b;
-                nap = NAP_NANOS;
-                return true;
-            }
-            spare = b;
-        }
-        return false;
-    }
-
-    /** Whether another worker is busy (and may get stuck in a slice with fibers queued behind it). */
-    private boolean othersBusy() {
-        for (Worker w : pool.workers()) {
-            if (w != this && !w.idling && !w.stopped) {
-                return true;
-            }
-        }
-        return false;
     }
 
     @Override

@@ -2,7 +2,6 @@ package dev.weft.csp.runtime;
 
 import dev.weft.csp.spi.Poller;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -19,27 +18,23 @@ import java.util.function.Function;
  * to a parked worker if there is one. No lock is shared by the workers.
  */
 public final class WorkerPool {
-    private static final System.Logger LOG = System.getLogger("dev.weft.csp");
     private final String name;
     private final Worker[] workers;
     private final AtomicInteger nextExternal = new AtomicInteger();
-    private final BiConsumer<String, Throwable> uncaughtHandler;
+    /** Where fibers' and carriers' failures go, and the runs that a carrier's death fails. */
+    final PoolFailures failures;
     /** Workers looking for work (spinning or parked): a busy pool pays one volatile read to know none is. */
     final AtomicInteger idle = new AtomicInteger();
     /** Batches stolen so far (statistics). */
     final LongAdder steals = new LongAdder();
-    private final AtomicInteger blockingInFlight = new AtomicInteger();
     private final AtomicInteger running;
     volatile boolean closed;
     /** Why a carrier died, or null: the pool then refuses new work, and the runs it served fail. */
     private volatile Throwable broken;
-    /** The {@code Weft.run} calls in progress, told if a carrier dies. */
-    private final java.util.Set<RunGroup> runs = java.util.concurrent.ConcurrentHashMap.newKeySet();
-    private volatile DeadlockCheck deadlockCheck;
+    /** Whether the pool has come to rest, and the deadlock check it runs then. */
+    final Quiescence rest = new Quiescence(this);
     /** Null unless this is a simulated pool (one worker, virtual clock, seeded choices). */
     final Simulation simulation;
-    /** Fails the runs of a simulated pool whose step budget is spent. */
-    private volatile Runnable budgetSpent;
     /** The deadlock probes of this pool's runs (see {@link DeadlockProbing}). */
     final DeadlockProbing probes = new DeadlockProbing(this);
     private volatile Runnable interruptedWhenIdle;
@@ -59,7 +54,7 @@ public final class WorkerPool {
         }
         this.simulation = simulation;
         this.name = name;
-        this.uncaughtHandler = uncaughtHandler;
+        this.failures = new PoolFailures(name, uncaughtHandler);
         workers = new Worker[n];
         running = new AtomicInteger(n);
         for (int i = 0; i < n; i++) {
@@ -241,20 +236,6 @@ public final class WorkerPool {
         }
     }
 
-    /** The earliest timer an idle {@code self} must wake for: its own, or one of a worker that is busy. */
-    TimerEntry earliestTimerFor(Worker self) {
-        TimerEntry best = self.timers.first();
-        for (Worker w : workers) {
-            if (w != self && !w.isParked()) {
-                TimerEntry e = w.timers.first();
-                if (e != null && (best == null || e.deadline - best.deadline < 0)) {
-                    best = e;
-                }
-            }
-        }
-        return best;
-    }
-
     /**
      * Plugs an I/O poller into each carrier, once per pool: {@code make} is called with each carrier thread, and
      * from then on the carrier waits in its poller when idle and polls it between slices (see {@link Poller}).
@@ -329,60 +310,22 @@ public final class WorkerPool {
 
     /** Hands the failure of {@code fiber} (as dumps name it), which nobody joined, to the scheduler's handler. */
     public void uncaught(String fiber, Throwable t) {
-        try {
-            uncaughtHandler.accept(fiber, t);
-        } catch (Throwable again) {
-            // the handler itself failed (out of memory, a failing toString): a carrier must survive it
-            try {
-                LOG.log(System.Logger.Level.ERROR, "the uncaught-failure handler of scheduler " + name + " failed", again);
-            } catch (Throwable ignored) {
-                // nothing more can be said
-            }
-        }
-    }
-
-    /** Something escaped a fiber's slice (a bug in the runtime or a handler): report it; the carrier goes on. */
-    void carrierFailure(Schedulable c, Throwable t) {
-        try {
-            LOG.log(System.Logger.Level.ERROR, "Weft carrier " + Thread.currentThread().getName()
-                    + ": unexpected failure in " + c, t);
-        } catch (Throwable ignored) {
-            // reporting failed too (out of memory): the carrier goes on regardless
-        }
+        failures.uncaught(fiber, t);
     }
 
     /** Registers a {@code Weft.run} in progress. */
     public void runStarted(RunGroup run) {
-        runs.add(run);
+        failures.runStarted(run);
     }
 
     /** Fails every {@code Weft.run} in progress with {@code report} (see {@link RunGroup#fail}). */
     public void failRuns(Throwable report) {
-        for (RunGroup run : runs) {
-            run.fail(report);
-        }
+        failures.failRuns(report);
     }
 
     /** Installs what a simulated pool does once its step budget is spent. */
     public void onBudgetSpent(Runnable action) {
-        this.budgetSpent = action;
-    }
-
-    /** The simulation's step budget is spent: the carrier, between two fibers, reports it. */
-    void budgetSpent() {
-        Runnable action = budgetSpent;
-        if (action != null) {
-            action.run();
-        }
-    }
-
-    /**
-     * Whether a simulated pool, about to park with timers pending, may move its clock to the next one: only
-     * if no party outside the pool could wake one of its fibers first (see {@link DeadlockCheck}).
-     */
-    boolean onlyTimersCanWake() {
-        DeadlockCheck check = deadlockCheck;
-        return check != null && blockingInFlight.get() == 0 && check.onlyTimersCanWake(this);
+        failures.onBudgetSpent(action);
     }
 
     /**
@@ -392,7 +335,7 @@ public final class WorkerPool {
      * that nobody joined go to the handler now, on the calling thread (see {@link UnjoinedFailures}).
      */
     public void runEnded(RunGroup run) {
-        runs.remove(run);
+        failures.runEnded(run);
         for (Worker w : workers) {
             w.leaveHomeLists();
         }
@@ -401,7 +344,7 @@ public final class WorkerPool {
 
     /** Counts a {@code Weft.blocking} call in flight (+1 as it starts, -1 as it returns). */
     public void blockingCall(int delta) {
-        blockingInFlight.addAndGet(delta);
+        rest.blockingCall(delta);
     }
 
     /**
@@ -430,15 +373,6 @@ public final class WorkerPool {
         return probes.liveSnapshot(workers);
     }
 
-    /** The carrier threads, for diagnostics. */
-    public List<Thread> carriers() {
-        List<Thread> out = new ArrayList<>(workers.length);
-        for (Worker w : workers) {
-            out.add(w.thread());
-        }
-        return out;
-    }
-
     /** Batches stolen by idle workers so far. */
     public long steals() {
         return steals.sum();
@@ -453,62 +387,9 @@ public final class WorkerPool {
         return liveFibers() == 0;
     }
 
-
     /** Installs the check that runs when the pool comes to rest (see {@link DeadlockCheck}). */
     public void setDeadlockCheck(DeadlockCheck check) {
-        this.deadlockCheck = check;
-    }
-
-    /**
-     * Called by {@code self} as it is about to park, with its own {@code parked} flag already set and its
-     * last look for work done: if every worker is at rest, runs the deadlock check.
-     */
-    void checkDeadlock(Worker self) {
-        DeadlockCheck check = deadlockCheck;
-        if (check == null || idle.get() != workers.length) {
-            return;
-        }
-        long[] marks = quiescentMarks(self);
-        if (marks == null) {
-            return;
-        }
-        try {
-            check.check(this, () -> java.util.Arrays.equals(marks, quiescentMarks(self)));
-        } catch (RuntimeException | Error e) {
-            carrierFailure(null, e); // a bug in the check (or a blocker's toString): the carrier goes on
-        }
-    }
-
-    /**
-     * A fingerprint of the pool at rest, or null if it is not at rest: every other worker parked (with the
-     * park session it is in), nothing in any inbox or window, no timer, no blocking call, and the number
-     * of live fibers. Two equal fingerprints prove that no worker ran a fiber in between: a worker's
-     * {@code parked} flag is set once per session (after the session count is bumped) and cleared for
-     * good when it stops idling, so reading {@code parked == 1} and then the same session count means that
-     * the worker stayed parked all along. {@code self} dispatches nothing while it checks.
-     */
-    long[] quiescentMarks(Worker self) {
-        if (blockingInFlight.get() != 0) {
-            return null;
-        }
-        long[] marks = new long[workers.length + 1];
-        for (int i = 0; i < workers.length; i++) {
-            Worker w = workers[i];
-            if (w != self) {
-                if (!w.isParked()) {
-                    return null;
-                }
-                marks[i] = w.parkSessions; // read after parked: see above
-            }
-            if (!w.inbox.isEmpty() || !w.window.isEmpty() || !w.timers.isEmpty()) {
-                return null;
-            }
-        }
-        if (blockingInFlight.get() != 0) {
-            return null;
-        }
-        marks[workers.length] = liveFibers();
-        return marks;
+        rest.install(check);
     }
 
     /** Sends out deadlock probes for {@code runs} (see {@link DeadlockProbing#sendProbes}). */
@@ -532,11 +413,6 @@ public final class WorkerPool {
         return probes.refuted();
     }
 
-    /** The deadlock check installed, or null. */
-    DeadlockCheck deadlockCheck() {
-        return deadlockCheck;
-    }
-
     /** {@code w} stopped: normally after {@link #close()}, or because {@code crash} escaped its loop. */
     void workerStopped(Worker w, Throwable crash) {
         if (running.decrementAndGet() == 0) {
@@ -545,10 +421,7 @@ public final class WorkerPool {
         if (crash != null || !closed) {
             Throwable why = crash != null ? crash : new IllegalStateException(w + " stopped");
             broken = why;
-            for (RunGroup run : runs) {
-                run.crash(why);
-            }
-            carrierFailure(null, why);
+            failures.carrierDied(why);
         }
         wakeAll();
     }

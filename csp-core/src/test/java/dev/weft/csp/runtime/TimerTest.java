@@ -39,10 +39,13 @@ class TimerTest {
     void sleepersWakeInDeadlineOrder() {
         try (Scheduler s = Scheduler.singleThreaded()) {
             StringBuffer order = new StringBuffer();
+            // Deadlines from one instant, well ahead: on a loaded machine the branches may begin their sleeps
+            // 10 ms apart (relative sleeps would then be due in another order), and all three may fire at once.
+            long at = System.nanoTime() + 500_000_000L;
             Weft.run(s, () -> Parallel.run(
-                    () -> { Timer.sleep(Duration.ofMillis(30)); order.append('c'); },
-                    () -> { Timer.sleep(Duration.ofMillis(10)); order.append('a'); },
-                    () -> { Timer.sleep(Duration.ofMillis(20)); order.append('b'); }));
+                    () -> { Timer.sleepUntil(at + 20_000_000L); order.append('c'); },
+                    () -> { Timer.sleepUntil(at); order.append('a'); },
+                    () -> { Timer.sleepUntil(at + 10_000_000L); order.append('b'); }));
             assertEquals("abc", order.toString());
         }
     }
