@@ -11,29 +11,15 @@ import java.util.List;
  * {@code LengthFieldBasedFrameDecoder} before it cuts the stream into frames and strips their length prefix, so
  * this codec sees one whole frame at a time. Writing, it puts the 4-byte length before the frame itself, in the
  * same buffer: Netty's {@code LengthFieldPrepender} writes it as a second buffer, and the promises that two
- * buffers per frame cost were the largest item of a busy link's profile. A link's own frames come already
- * encoded, several in one buffer ({@link PeerLink}); the handshake's and the heartbeat's are encoded here.
+ * buffers per frame cost were the largest item of a busy link's profile.
  */
 final class FrameCodec extends MessageToMessageCodec<ByteBuf, Frame> {
     @Override
     protected void encode(ChannelHandlerContext ctx, Frame frame, List<Object> out) {
-        ByteBuf buf = ctx.alloc().ioBuffer(encodedBytes(frame));
-        writeTo(frame, buf);
-        out.add(buf);
-    }
-
-    /** The bytes {@code frame} takes on the wire, its length prefix included. */
-    static int encodedBytes(Frame frame) {
-        return Pipeline.LENGTH_BYTES + Frame.HEADER_BYTES + frame.payload().length;
-    }
-
-    /**
-     * Appends {@code frame}, length prefix first, to {@code buf}: a link's drain writes the frames it takes into one
-     * buffer this way, which passes through this codec unchanged.
-     */
-    static void writeTo(Frame frame, ByteBuf buf) {
-        buf.writeInt(Frame.HEADER_BYTES + frame.payload().length).writeByte(frame.type()).writeLong(frame.channel())
-                .writeLong(frame.number()).writeBytes(frame.payload());
+        int length = Frame.HEADER_BYTES + frame.payload().length;
+        ByteBuf buf = ctx.alloc().ioBuffer(Pipeline.LENGTH_BYTES + length);
+        out.add(buf.writeInt(length).writeByte(frame.type()).writeLong(frame.channel()).writeLong(frame.number())
+                .writeBytes(frame.payload()));
     }
 
     @Override

@@ -1,7 +1,6 @@
 package dev.weft.net.transport;
 
 import dev.weft.net.NodeAddress;
-import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 
 /**
@@ -11,8 +10,6 @@ import io.netty.channel.Channel;
  * the event loop.
  */
 final class PeerLink extends QueuedLink {
-    /** The room a drain's buffer starts with: a few dozen small frames. */
-    private static final int BATCH_BYTES = 4096;
     /** This node's id for the link, unique in this run of the node: tells the peer a redial from a new link. */
     final long id;
     private final Links links;
@@ -26,8 +23,6 @@ final class PeerLink extends QueuedLink {
     /** Drains that wrote frames, and frames they wrote (only the loop writes them; tests read them). */
     private volatile long flushes;
     private volatile long framesWritten;
-    /** The frames drained so far, encoded, until the drain writes them (the loop's; null between drains). */
-    private ByteBuf batch;
 
     PeerLink(Links links, NodeAddress peer, long id, boolean dialling) {
         super(peer, links.loop, links.listener, links.config.maxFrameBytes());
@@ -41,36 +36,17 @@ final class PeerLink extends QueuedLink {
         return connection != null;
     }
 
-    /**
-     * Encodes the frame into the drain's buffer: the frames of one drain go down the pipeline as one buffer, not
-     * one each (a ping-pong's value and acknowledgement, a stream's many values), so that the pipeline, the
-     * allocator and the outbound buffer work once per drain. A frame that does not fit in the buffer's room starts
-     * the next buffer (sized for it if it is larger than {@link #BATCH_BYTES}), so a buffer never grows by copying.
-     */
     @Override
     void write(Frame frame) {
-        int bytes = FrameCodec.encodedBytes(frame);
-        if (batch != null && batch.writableBytes() < bytes) {
-            writeBatch();
-        }
-        if (batch == null) {
-            batch = connection.channel().alloc().ioBuffer(Math.max(bytes, BATCH_BYTES));
-        }
-        FrameCodec.writeTo(frame, batch);
+        Channel ch = connection.channel();
+        ch.write(frame, ch.voidPromise());
     }
 
     @Override
     void flush(int frames) {
-        writeBatch();
         flushes++; // first: the peer may have the frames before this method returns
         framesWritten += frames;
         connection.channel().flush();
-    }
-
-    private void writeBatch() {
-        Channel ch = connection.channel();
-        ch.write(batch, ch.voidPromise());
-        batch = null;
     }
 
     @Override
