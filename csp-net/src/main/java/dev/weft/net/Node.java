@@ -226,6 +226,11 @@ public final class Node implements AutoCloseable {
         transport.close();
     }
 
+    /** The transport under this node, for tests that count what it puts on the wire. */
+    Transport transport() {
+        return transport;
+    }
+
     @Override
     public String toString() {
         return "node " + address();
