@@ -1,7 +1,7 @@
 package dev.weft.csp;
 
+import dev.weft.csp.management.SchedulerMXBean;
 import dev.weft.csp.runtime.SchedulerMBeans;
-import dev.weft.csp.runtime.SchedulerMXBean;
 import dev.weft.csp.runtime.Simulation;
 import dev.weft.csp.runtime.WorkerPool;
 import java.io.ByteArrayOutputStream;
