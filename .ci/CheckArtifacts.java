@@ -11,8 +11,9 @@ import org.w3c.dom.Element;
 /**
  * Checks a repository that {@code mvn deploy} wrote (see .ci/check-artifacts) as Maven Central would: every
  * library artifact has a POM with name, description, url, licenses, developers and scm (its own or inherited
- * from a parent in the same repository), a jar with an Automatic-Module-Name, and sources and javadoc jars;
- * the modules that are not libraries are not there. Prints every problem and exits 1 if there is one.
+ * from a parent in the same repository), a jar with an Automatic-Module-Name (its module-info's name, if it has
+ * one), and sources and javadoc jars; the modules that are not libraries are not there. Prints every problem and
+ * exits 1 if there is one.
  *
  * <p>Run: {@code java .ci/CheckArtifacts.java target/staging-repo}
  */
@@ -108,6 +109,14 @@ public class CheckArtifacts {
                     : file.getManifest().getMainAttributes().getValue("Automatic-Module-Name");
             if (name == null || !name.startsWith("dev.weft."))
                 problems.add(artifact + ": jar manifest has no Automatic-Module-Name dev.weft.* (" + name + ")");
+            var descriptor = file.getJarEntry("module-info.class");
+            if (descriptor != null) {
+                try (var in = file.getInputStream(descriptor)) {
+                    String declared = java.lang.module.ModuleDescriptor.read(in).name();
+                    if (!declared.equals(name))
+                        problems.add(artifact + ": module-info names " + declared + ", the manifest " + name);
+                }
+            }
         }
     }
 }

@@ -616,7 +616,7 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
             channel().use(p);
         }
 
-        /** Records a use by a party outside every scheduler (see {@link Extensions#usedFromOutside}). */
+        /** Records a use by a party outside every scheduler (see {@link dev.weft.csp.spi.Extensions#usedFromOutside}). */
         void markOutsideUse() {
             ChannelImpl<?> c = channel();
             StackReserve.forOperation();

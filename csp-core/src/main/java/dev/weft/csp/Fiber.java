@@ -6,6 +6,7 @@ import dev.weft.csp.runtime.RunGroup;
 import dev.weft.csp.runtime.RuntimeEvents;
 import dev.weft.csp.runtime.StackReserve;
 import dev.weft.csp.runtime.WorkerPool;
+import dev.weft.csp.spi.ApiBridge;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
@@ -27,6 +28,7 @@ public final class Fiber extends Schedulable {
     // watcher), FiberLifecycle (start, launch, end), FiberLocalValues, FiberDump.
     static {
         FiberPrimitives.install(new FiberPauses.Installed()); // first: woven code reaches the primitives through them
+        ApiBridge.install(new LibraryAccess()); // the SPI's way in (dev.weft.csp.spi.Extensions)
     }
 
     // Scheduling states. A wake-up that arrives while the fiber is still running (it registered with a

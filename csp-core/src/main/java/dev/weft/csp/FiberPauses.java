@@ -125,7 +125,7 @@ final class FiberPauses {
     }
 
     /**
-     * A scheduling point of a simulated run ({@link Scheduler#simulated}): the fiber yields if the simulation
+     * A scheduling point of a simulated run ({@link dev.weft.csp.spi.Extensions#simulated}): the fiber yields if the simulation
      * draws so. Channel operations call it behind {@link Simulation#anyCreated()} (a program on real time pays
      * one static read for it), selections when their fiber's pool is simulated.
      */

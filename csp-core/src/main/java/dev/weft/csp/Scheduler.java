@@ -1,7 +1,7 @@
 package dev.weft.csp;
 
+import dev.weft.csp.management.SchedulerMXBean;
 import dev.weft.csp.runtime.SchedulerMBeans;
-import dev.weft.csp.runtime.SchedulerMXBean;
 import dev.weft.csp.runtime.Simulation;
 import dev.weft.csp.runtime.WorkerPool;
 import java.io.ByteArrayOutputStream;
@@ -61,15 +61,8 @@ public final class Scheduler implements AutoCloseable {
         return new Scheduler(1, "weft-single-" + IDS.incrementAndGet());
     }
 
-    /**
-     * A scheduler for tests (see {@code dev.weft:csp-test}): one carrier, driven by {@code simulation}. Its
-     * fibers' deadlines ({@link Timer}, {@link Guards#timeout}, timed joins, {@link Select#timeout}) run on
-     * the simulation's virtual clock, which jumps to the next timer as soon as every fiber waits (and no
-     * plain thread or blocking call could still wake one); each next fiber, each alternative's first guard,
-     * and a yield at each channel operation are drawn from its seed. A run that spends the step budget fails
-     * as a deadlocked one does ({@link DeadlockException}), its message saying so, with a fiber dump.
-     */
-    public static Scheduler simulated(Simulation simulation) {
+    /** See {@link dev.weft.csp.spi.Extensions#simulated}. */
+    static Scheduler simulated(Simulation simulation) {
         Scheduler s = new Scheduler(new WorkerPool("weft-simulated-" + IDS.incrementAndGet(),
                 Scheduler::logUncaught, simulation), Duration.ZERO);
         s.pool.onBudgetSpent(() -> s.pool.failRuns(new DeadlockException("the run took more than "

@@ -74,7 +74,7 @@ public final class Timer {
     /**
      * The time on the scale of {@link #sleepUntil}, {@link Guards#deadline} and {@link Select#deadline}: the
      * clock of the calling fiber's scheduler, which is virtual on a simulated one (see
-     * {@link Scheduler#simulated}), and {@link System#nanoTime()} anywhere else.
+     * {@link dev.weft.csp.spi.Extensions#simulated}), and {@link System#nanoTime()} anywhere else.
      */
     public static long now() {
         Fiber f = Fiber.runningFiber();

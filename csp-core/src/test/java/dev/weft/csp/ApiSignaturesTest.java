@@ -3,6 +3,8 @@ package dev.weft.csp;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.lang.module.ModuleDescriptor;
 import java.lang.reflect.Executable;
 import java.lang.reflect.Field;
 import java.lang.reflect.Member;
@@ -14,69 +16,77 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The API ({@code dev.weft.csp}) names no internal type: no public or protected member of a public type there,
- * nor a public member it inherits, is declared in or mentions {@code dev.weft.csp.runtime} or
- * {@code dev.weft.csp.spi}. (Woven code's {@code dev.weft.csp.abi} is exported to every module, as the API.)
- * What the jar's automatic module exports beyond the API is then reachable only by naming an internal package.
+ * What csp-core's {@code module-info} exports to every module (the API, the weaver's ABI, the management
+ * interface) names no type of a
+ * package it keeps for the libraries built on Weft or for itself (the SPI, the runtime): no public or protected
+ * member of a public type there, nor a public member it inherits, is declared in or mentions such a package. So a
+ * program on the module path can use every signature it sees, and on the class path the internals are reachable
+ * only by naming their packages.
  */
 class ApiSignaturesTest {
-    private static final List<String> INTERNAL = List.of("dev.weft.csp.runtime.", "dev.weft.csp.spi.");
-    /**
-     * The two places that still name the runtime, each a door for a library, not for programs: csp-net plugs its
-     * pollers into {@code Extensions.pool}'s carriers, csp-test runs programs on {@code Scheduler.simulated}.
-     * Both reach package-private state of the API's package, so they move to the SPI with a bridge as
-     * {@code abi.HandWoven}'s; no other may be added.
-     */
-    private static final List<String> KNOWN = List.of(
-            "dev.weft.csp.Extensions.pool: dev.weft.csp.runtime.WorkerPool",
-            "dev.weft.csp.Scheduler.simulated: dev.weft.csp.runtime.Simulation");
+    private static final ModuleDescriptor MODULE = descriptor();
 
     @Test
-    void noInternalTypeAppearsInTheApi() throws Exception {
+    void theModuleExportsTheApiTheAbiAndManagementToAllAndTheRestToTheLibrariesBuiltOnWeft() {
+        assertEquals(Set.of("dev.weft.csp", "dev.weft.csp.abi", "dev.weft.csp.management"), exportedToAll(), "exported to every module");
+        assertEquals(Set.of("dev.weft.csp.runtime", "dev.weft.csp.spi"), internal(), "internal packages");
+    }
+
+    @Test
+    void noInternalTypeAppearsInTheExportedSignatures() throws Exception {
         List<String> leaks = new ArrayList<>();
-        for (Class<?> c : apiTypes()) {
-            Class<?> superclass = c.getSuperclass();
-            if (superclass != null && internal(superclass.getName()) && c != Fiber.class) {
-                leaks.add(c.getName() + " extends " + superclass.getName());
+        for (String pkg : exportedToAll()) {
+            for (Class<?> c : publicTypes(pkg)) {
+                leaksOf(c, leaks);
             }
-            for (Type t : c.getGenericInterfaces()) {
-                check(leaks, c.getName() + " implements", t);
+        }
+        assertEquals(List.of(), leaks.stream().sorted().toList(), "internal types in the exported packages");
+    }
+
+    private static void leaksOf(Class<?> c, List<String> leaks) {
+        Class<?> superclass = c.getSuperclass();
+        if (superclass != null && internal(superclass) && c != Fiber.class) {
+            leaks.add(c.getName() + " extends " + superclass.getName());
+        }
+        for (Type t : c.getGenericInterfaces()) {
+            check(leaks, c.getName() + " implements", t);
+        }
+        for (Method m : c.getMethods()) {
+            if (internal(m.getDeclaringClass()) && !inheritedByTheFiberFromItsRuntimeBase(c, m)) {
+                leaks.add(c.getName() + " inherits " + m);
             }
-            List<Member> members = new ArrayList<>();
-            members.addAll(List.of(c.getDeclaredMethods()));
-            members.addAll(List.of(c.getDeclaredConstructors()));
-            members.addAll(List.of(c.getDeclaredFields()));
-            for (Method m : c.getMethods()) {
-                if (internal(m.getDeclaringClass().getName()) && !inheritedByTheFiberFromItsRuntimeBase(c, m)) {
-                    leaks.add(c.getName() + " inherits " + m);
+        }
+        List<Member> members = new ArrayList<>();
+        members.addAll(List.of(c.getDeclaredMethods()));
+        members.addAll(List.of(c.getDeclaredConstructors()));
+        members.addAll(List.of(c.getDeclaredFields()));
+        for (Member m : members) {
+            if (!Modifier.isPublic(m.getModifiers()) && !Modifier.isProtected(m.getModifiers()) || m.isSynthetic()) {
+                continue;
+            }
+            String where = c.getName() + "." + m.getName();
+            if (m instanceof Field) {
+                check(leaks, where, ((Field) m).getGenericType());
+            } else {
+                Executable e = (Executable) m;
+                if (e instanceof Method) {
+                    check(leaks, where, ((Method) e).getGenericReturnType());
                 }
-            }
-            for (Member m : members) {
-                if (!Modifier.isPublic(m.getModifiers()) && !Modifier.isProtected(m.getModifiers()) || m.isSynthetic()) {
-                    continue;
+                for (Type t : e.getGenericParameterTypes()) {
+                    check(leaks, where, t);
                 }
-                String where = c.getName() + "." + m.getName();
-                if (m instanceof Field) {
-                    check(leaks, where, ((Field) m).getGenericType());
-                } else {
-                    Executable e = (Executable) m;
-                    if (e instanceof Method) {
-                        check(leaks, where, ((Method) e).getGenericReturnType());
-                    }
-                    for (Type t : e.getGenericParameterTypes()) {
-                        check(leaks, where, t);
-                    }
-                    for (Type t : e.getGenericExceptionTypes()) {
-                        check(leaks, where, t);
-                    }
+                for (Type t : e.getGenericExceptionTypes()) {
+                    check(leaks, where, t);
                 }
             }
         }
-        assertEquals(KNOWN, leaks.stream().sorted().toList(), "internal types in the API");
     }
 
     /**
@@ -88,28 +98,37 @@ class ApiSignaturesTest {
     }
 
     private static void check(List<String> leaks, String where, Type t) {
-        String name = t.getTypeName();
-        for (String p : INTERNAL) {
-            if (name.contains(p)) {
-                leaks.add(where + ": " + name);
+        for (String p : internal()) {
+            if (t.getTypeName().contains(p + ".")) {
+                leaks.add(where + ": " + t.getTypeName());
             }
         }
     }
 
-    private static boolean internal(String name) {
-        return INTERNAL.stream().anyMatch(name::startsWith);
+    private static Set<String> exportedToAll() {
+        return MODULE.exports().stream().filter(e -> !e.isQualified()).map(ModuleDescriptor.Exports::source)
+                .collect(Collectors.toCollection(TreeSet::new));
+    }
+
+    /** The module's packages that are not exported to every module. */
+    private static Set<String> internal() {
+        Set<String> internal = new TreeSet<>(MODULE.packages());
+        internal.removeAll(exportedToAll());
+        return internal;
+    }
+
+    private static boolean internal(Class<?> c) {
+        return internal().contains(c.getPackageName());
     }
 
     /** Every public type of the package, nested ones included, as compiled. */
-    private static List<Class<?>> apiTypes() throws IOException, URISyntaxException, ClassNotFoundException {
-        Path dir = Path.of(Channel.class.getProtectionDomain().getCodeSource().getLocation().toURI())
-                .resolve("dev/weft/csp");
+    private static List<Class<?>> publicTypes(String pkg) throws IOException, ClassNotFoundException {
         List<Class<?>> types = new ArrayList<>();
-        try (Stream<Path> files = Files.list(dir)) {
+        try (Stream<Path> files = Files.list(classes().resolve(pkg.replace('.', '/')))) {
             for (Path f : (Iterable<Path>) files.filter(p -> p.toString().endsWith(".class"))::iterator) {
                 String simple = f.getFileName().toString().replace(".class", "");
-                Class<?> c = Class.forName("dev.weft.csp." + simple, false, Channel.class.getClassLoader());
-                if (Modifier.isPublic(c.getModifiers()) && isPubliclyReachable(c)) {
+                Class<?> c = Class.forName(pkg + "." + simple, false, Channel.class.getClassLoader());
+                if (isPubliclyReachable(c)) {
                     types.add(c);
                 }
             }
@@ -124,5 +143,22 @@ class ApiSignaturesTest {
             }
         }
         return !c.isAnonymousClass() && !c.isLocalClass();
+    }
+
+    private static Path classes() {
+        try {
+            return Path.of(Channel.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** csp-core's {@code module-info}, as compiled (the tests run on the class path, where it is not applied). */
+    private static ModuleDescriptor descriptor() {
+        try (InputStream in = Files.newInputStream(classes().resolve("module-info.class"))) {
+            return ModuleDescriptor.read(in);
+        } catch (IOException e) {
+            throw new IllegalStateException("csp-core's module descriptor is missing from " + classes(), e);
+        }
     }
 }

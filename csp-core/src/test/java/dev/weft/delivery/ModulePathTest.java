@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.weaver.cli.WeaveCli;
 import java.io.ByteArrayOutputStream;
+import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -14,10 +15,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.jar.Attributes;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
-import java.util.jar.Manifest;
 import java.util.stream.Stream;
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
@@ -26,13 +25,80 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A program that is a module of its own ({@code requires dev.weft.csp}) compiles against csp-core's jar on the
- * module path, is woven by the command line, and runs on the module path.
+ * csp-core is a named module ({@code dev.weft.csp}, from its {@code module-info}): a program that is a module of
+ * its own compiles against the jar on the module path, is woven by the command line, and runs there (fibers, a
+ * channel, a par, the scheduler's MXBean); the SPI and the runtime are closed to it at compile time and at run
+ * time.
  */
-@Timeout(120)
+@Timeout(180)
 class ModulePathTest {
-    /** The jar's {@code Automatic-Module-Name} (the build sets it from {@code weft.module.name}). */
     private static final String CORE_MODULE = "dev.weft.csp";
+
+    /** A par of a writer and a summing reader on two carriers, then what the program sees of csp-core's module. */
+    private static final String PROGRAM = """
+            package demo;
+
+            import dev.weft.csp.Channel;
+            import dev.weft.csp.ChannelInput;
+            import dev.weft.csp.One2OneChannel;
+            import dev.weft.csp.Parallel;
+            import dev.weft.csp.Pausable;
+            import dev.weft.csp.Scheduler;
+            import dev.weft.csp.Weft;
+            import java.lang.management.ManagementFactory;
+            import javax.management.MBeanServer;
+            import javax.management.ObjectName;
+
+            public final class Pipeline {
+                public static void main(String[] args) throws Exception {
+                    MBeanServer server = ManagementFactory.getPlatformMBeanServer(); // the scheduler registers in it
+                    long[] total = new long[1];
+                    try (Scheduler scheduler = Scheduler.create(2)) {
+                        Weft.run(scheduler, () -> {
+                            One2OneChannel<Integer> numbers = Channel.one2one();
+                            Parallel.run(() -> {
+                                for (int i = 1; i <= 1000; i++) {
+                                    numbers.out().write(i);
+                                }
+                            }, () -> total[0] = sum(numbers.in(), 1000));
+                        });
+                        System.out.println("sum=" + total[0]);
+                        for (ObjectName bean : server.queryNames(new ObjectName("dev.weft:type=Scheduler,*"), null)) {
+                            System.out.println("workers=" + server.getAttribute(bean, "Workers"));
+                        }
+                        Module core = Channel.class.getModule();
+                        System.out.println(core.getName() + " automatic=" + core.getDescriptor().isAutomatic());
+                        try {
+                            Class.forName("dev.weft.csp.spi.Extensions").getMethod("pool", Scheduler.class)
+                                    .invoke(null, scheduler);
+                            System.out.println("spi open");
+                        } catch (IllegalAccessException e) {
+                            System.out.println("spi closed");
+                        }
+                    }
+                }
+
+                @Pausable
+                static long sum(ChannelInput<Integer> in, int count) {
+                    long total = 0;
+                    for (int i = 0; i < count; i++) {
+                        total += in.read();
+                    }
+                    return total;
+                }
+            }
+            """;
+
+    /** A program that names the SPI, which csp-core exports to the libraries built on Weft alone. */
+    private static final String INTRUDER = """
+            package demo;
+
+            public final class Intruder {
+                public static void main(String[] args) {
+                    dev.weft.csp.spi.Extensions.pool(dev.weft.csp.Scheduler.singleThreaded());
+                }
+            }
+            """;
 
     @TempDir
     Path dir;
@@ -40,18 +106,9 @@ class ModulePathTest {
     @Test
     void aModularProgramCompilesWeavesAndRunsOnTheModulePath() throws Exception {
         Path core = coreJar();
-        Path src = dir.resolve("src");
-        Files.createDirectories(src.resolve("demo"));
-        Files.writeString(src.resolve("module-info.java"), "module demo { requires " + CORE_MODULE + "; }\n");
-        Files.writeString(src.resolve("demo/Sum.java"), DemoPrograms.SUM);
-        Path classes = dir.resolve("classes");
-        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         StringWriter messages = new StringWriter();
-        boolean ok = javac.getTask(messages, null, null,
-                List.of("--release", "17", "--module-path", core.toString(), "-d", classes.toString()), null,
-                javac.getStandardFileManager(null, null, null).getJavaFileObjects(
-                        src.resolve("module-info.java").toFile(), src.resolve("demo/Sum.java").toFile())).call();
-        assertTrue(ok, "the modular program compiles against the jar on the module path:\n" + messages);
+        Path classes = compile("Pipeline", PROGRAM, core, messages);
+        assertTrue(classes != null, "the modular program compiles against the jar on the module path:\n" + messages);
 
         Path woven = dir.resolve("woven");
         ByteArrayOutputStream err = new ByteArrayOutputStream();
@@ -60,20 +117,47 @@ class ModulePathTest {
         assertEquals(0, status, err.toString(StandardCharsets.UTF_8));
         assertTrue(Files.exists(woven.resolve("module-info.class")), "the module descriptor is kept");
 
-        ChildJvm.Result r = ChildJvm.run(dir, Duration.ofSeconds(60),
-                List.of("--module-path", core + java.io.File.pathSeparator + woven, "-m", "demo/demo.Sum"));
+        ChildJvm.Result r = ChildJvm.run(dir, Duration.ofSeconds(120),
+                List.of("--module-path", core + File.pathSeparator + woven, "-m", "demo/demo.Pipeline"));
         assertEquals(0, r.exitCode(), r.toString());
-        assertEquals(DemoPrograms.SUM_OUTPUT, r.lines(), r.toString());
+        assertEquals(List.of("sum=500500", "workers=2", CORE_MODULE + " automatic=false", "spi closed"), r.lines(),
+                r.toString());
     }
 
-    /** csp-core's classes in a jar with the manifest the build gives it. */
+    @Test
+    void aProgramThatNamesTheSpiDoesNotCompile() throws Exception {
+        StringWriter messages = new StringWriter();
+        assertEquals(null, compile("Intruder", INTRUDER, coreJar(), messages), "compiled");
+        assertTrue(messages.toString().contains("package dev.weft.csp.spi is declared in module dev.weft.csp, "
+                + "which does not export it to module demo"), messages.toString());
+    }
+
+    /** Compiles module {@code demo} with one class; its classes, or null if javac refused it. */
+    private Path compile(String className, String source, Path core, StringWriter messages) throws IOException {
+        Path src = dir.resolve("src-" + className);
+        Files.createDirectories(src.resolve("demo"));
+        Path descriptor = Files.writeString(src.resolve("module-info.java"),
+                "module demo { requires " + CORE_MODULE + "; requires java.management; }\n");
+        Path file = Files.writeString(src.resolve("demo/" + className + ".java"), source);
+        Path classes = dir.resolve("classes-" + className);
+        Path empty = Files.createDirectories(dir.resolve("no-classes")); // not this JVM's, which holds csp-core's
+        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+        boolean ok = javac.getTask(messages, null, null, List.of("--release", "17", "--module-path", core.toString(),
+                        "--class-path", empty.toString(), "-d", classes.toString()), null,
+                javac.getStandardFileManager(null, null, null).getJavaFileObjects(descriptor.toFile(), file.toFile()))
+                .call();
+        return ok ? classes : null;
+    }
+
+    /** csp-core's classes, its module descriptor among them, in a jar as the build makes it. */
     private Path coreJar() throws IOException {
         Path classes = DemoPrograms.coreClasses();
-        Manifest manifest = new Manifest();
-        manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
-        manifest.getMainAttributes().put(new Attributes.Name("Automatic-Module-Name"), CORE_MODULE);
+        assertTrue(Files.exists(classes.resolve("module-info.class")), "csp-core has a module descriptor");
         Path jar = dir.resolve("csp-core.jar");
-        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), manifest);
+        if (Files.exists(jar)) {
+            return jar;
+        }
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar));
                 Stream<Path> files = Files.walk(classes)) {
             for (Path f : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
                 out.putNextEntry(new JarEntry(classes.relativize(f).toString().replace('\\', '/')));

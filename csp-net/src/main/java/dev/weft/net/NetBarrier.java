@@ -5,9 +5,9 @@ import dev.weft.csp.Channel;
 import dev.weft.csp.ChannelBuffer;
 import dev.weft.csp.ChannelInput;
 import dev.weft.csp.ChannelOutput;
-import dev.weft.csp.Extensions;
 import dev.weft.csp.Pausable;
 import dev.weft.csp.PoisonException;
+import dev.weft.csp.spi.Extensions;
 import dev.weft.net.internal.BarrierCoordinator;
 
 /**

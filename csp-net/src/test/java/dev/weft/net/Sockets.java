@@ -5,7 +5,7 @@ import dev.weft.csp.Fiber;
 import dev.weft.csp.IntProcess;
 import dev.weft.csp.Pausable;
 import dev.weft.csp.Scheduler;
-import dev.weft.csp.runtime.SchedulerMXBean;
+import dev.weft.csp.management.SchedulerMXBean;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;

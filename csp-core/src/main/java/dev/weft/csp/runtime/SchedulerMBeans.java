@@ -1,5 +1,6 @@
 package dev.weft.csp.runtime;
 
+import dev.weft.csp.management.SchedulerMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -3,7 +3,7 @@ package dev.weft.csp.runtime;
 import java.util.SplittableRandom;
 
 /**
- * What makes a one-worker scheduler a deterministic test bench (see {@code Scheduler.simulated}): a virtual
+ * What makes a one-worker scheduler a deterministic test bench (see {@code dev.weft.csp.spi.Extensions.simulated}): a virtual
  * clock, which stands still while fibers run and jumps to the next timer once every fiber waits, and a
  * seeded generator that makes every scheduling choice (which runnable fiber goes next, where an
  * alternative starts looking, whether a fiber yields at a channel operation). The same seed gives the same

@@ -9,10 +9,10 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.csp.Channel;
-import dev.weft.csp.Extensions;
 import dev.weft.csp.One2OneChannel;
 import dev.weft.csp.Scheduler;
 import dev.weft.csp.Weft;
+import dev.weft.csp.spi.Extensions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;

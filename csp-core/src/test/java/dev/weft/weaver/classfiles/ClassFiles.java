@@ -46,11 +46,15 @@ final class ClassFiles {
         return ((classFile[6] & 0xff) << 8) | (classFile[7] & 0xff);
     }
 
-    /** Every class file under {@code dir}, by internal name ({@code pkg/Name$Inner}), in name order. */
+    /**
+     * Every class file under {@code dir}, by internal name ({@code pkg/Name$Inner}), in name order; not a module's
+     * descriptor ({@code module-info.class}), which is no class.
+     */
     static Map<String, byte[]> read(Path dir) {
         Map<String, byte[]> classes = new TreeMap<>();
         try (Stream<Path> files = Files.walk(dir)) {
-            for (Path f : (Iterable<Path>) files.filter(p -> p.toString().endsWith(".class"))::iterator) {
+            for (Path f : (Iterable<Path>) files.filter(p -> p.toString().endsWith(".class")
+                    && !p.getFileName().toString().equals("module-info.class"))::iterator) {
                 String rel = dir.relativize(f).toString().replace(f.getFileSystem().getSeparator(), "/");
                 classes.put(rel.substring(0, rel.length() - ".class".length()), Files.readAllBytes(f));
             }

@@ -1,7 +1,7 @@
 package dev.weft.net.internal;
 
-import dev.weft.csp.Extensions;
 import dev.weft.csp.PoisonException;
+import dev.weft.csp.spi.Extensions;
 import dev.weft.net.codec.TypeNotAllowedException;
 import dev.weft.net.transport.Frame;
 import dev.weft.net.transport.Link;

@@ -2,11 +2,11 @@ package dev.weft.net.internal;
 
 import dev.weft.csp.AltingChannelInput;
 import dev.weft.csp.ChannelOutput;
-import dev.weft.csp.Extensions;
 import dev.weft.csp.ForwardingGuard;
 import dev.weft.csp.Guard;
 import dev.weft.csp.Pausable;
 import dev.weft.csp.PoisonException;
+import dev.weft.csp.spi.Extensions;
 import dev.weft.net.LinkLostException;
 import dev.weft.net.NetChannelLocation;
 import dev.weft.net.transport.Frame;

@@ -1,18 +1,18 @@
 package dev.weft.net.poll;
 
-import dev.weft.csp.Extensions;
 import dev.weft.csp.Scheduler;
-import dev.weft.csp.spi.Poller;
 import dev.weft.csp.runtime.WorkerPool;
+import dev.weft.csp.spi.Extensions;
+import dev.weft.csp.spi.Poller;
 import io.netty.channel.IoEventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.util.concurrent.AbstractEventExecutorGroup;
+import io.netty.util.concurrent.DefaultPromise;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.Future;
-import io.netty.util.concurrent.DefaultPromise;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.netty.util.concurrent.Promise;
 import java.util.Arrays;

@@ -4,11 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.csp.Channel;
-import dev.weft.csp.Extensions;
 import dev.weft.csp.One2OneChannel;
 import dev.weft.csp.Parallel;
 import dev.weft.csp.Scheduler;
 import dev.weft.csp.Weft;
+import dev.weft.csp.spi.Extensions;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;

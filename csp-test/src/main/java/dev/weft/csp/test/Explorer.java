@@ -4,9 +4,10 @@ import dev.weft.csp.Pausable;
 import dev.weft.csp.Scheduler;
 import dev.weft.csp.Weft;
 import dev.weft.csp.runtime.Simulation;
+import dev.weft.csp.spi.Extensions;
 
 /**
- * Runs a {@link TestProcess} on simulated schedulers ({@link Scheduler#simulated}), one seed a run: what
+ * Runs a {@link TestProcess} on simulated schedulers ({@link Extensions#simulated}), one seed a run: what
  * {@link WeftTest} does, for tests and tools that drive it themselves. A run fails if the process throws,
  * deadlocks, or takes more than the step budget.
  */
@@ -34,7 +35,7 @@ public final class Explorer {
     /** Runs {@code body} once under {@code seed}: null if it passed, else its failure (with the seed). */
     public ScheduleFailure run(long seed, TestProcess body) {
         Simulation simulation = new Simulation(seed, preemption, stepBudget);
-        Scheduler scheduler = Scheduler.simulated(simulation);
+        Scheduler scheduler = Extensions.simulated(simulation);
         WeftTestContext ctx = new WeftTestContext(simulation, scheduler);
         try {
             Weft.run(scheduler, () -> runUnchecked(body, ctx));

@@ -1,4 +1,4 @@
-package dev.weft.csp.runtime;
+package dev.weft.csp.management;
 
 /**
  * The management interface of a scheduler, registered as {@code dev.weft:type=Scheduler,name=NAME} in the

@@ -1,11 +1,26 @@
-package dev.weft.csp;
+package dev.weft.csp.spi;
 
+import dev.weft.csp.Channel;
+import dev.weft.csp.ChannelInput;
+import dev.weft.csp.ChannelOutput;
+import dev.weft.csp.DeadlockException;
+import dev.weft.csp.Fiber;
+import dev.weft.csp.Guards;
+import dev.weft.csp.Pausable;
+import dev.weft.csp.Scheduler;
+import dev.weft.csp.Select;
+import dev.weft.csp.Timer;
+import dev.weft.csp.runtime.Simulation;
 import dev.weft.csp.runtime.WorkerPool;
 
 /**
- * What libraries built on Weft need beyond the public API (csp-net uses it); programs do not need it.
+ * What libraries built on Weft need beyond the public API (csp-net and csp-test use it); programs do not need
+ * it.
  */
 public final class Extensions {
+    /** Final, so that the JIT calls the one implementation directly (csp-net offers every arriving value). */
+    private static final ApiBridge API = ApiBridge.installed();
+
     private Extensions() {
     }
 
@@ -16,10 +31,7 @@ public final class Extensions {
      * @throws IllegalArgumentException if {@code end} is not an end of a channel made by {@link Channel}
      */
     public static void usedFromOutside(Object end) {
-        if (!(end instanceof ChannelImpl.End)) {
-            throw new IllegalArgumentException("not an end of a Weft channel: " + end);
-        }
-        ((ChannelImpl.End) end).markOutsideUse();
+        API.usedFromOutside(end);
     }
 
     /**
@@ -32,12 +44,8 @@ public final class Extensions {
      *                                  {@link Channel}
      * @throws NullPointerException     if {@code value} is null
      */
-    @SuppressWarnings("unchecked")
     public static <T> boolean offer(ChannelOutput<T> out, T value) {
-        if (!(out instanceof ChannelImpl<?>.Out)) {
-            throw new IllegalArgumentException("not the output of a Weft channel: " + out);
-        }
-        return ((ChannelImpl<T>.Out) out).offer(value);
+        return API.offer(out, value);
     }
 
     /**
@@ -49,16 +57,12 @@ public final class Extensions {
      */
     @Pausable
     public static void parkIgnoringCancellation(Object blocker) {
-        ThreadMode.awaitPermit(ThreadMode.forThread());
+        API.parkIgnoringCancellation(blocker, null);
     }
 
     /** Woven form of {@link #parkIgnoringCancellation(Object)}. */
     public static void parkIgnoringCancellation(Object blocker, Fiber f) {
-        if (f.isThreadBound()) {
-            ThreadMode.awaitPermit(f);
-            return;
-        }
-        FiberPauses.waitOn(blocker, f);
+        API.parkIgnoringCancellation(blocker, f);
     }
 
     /**
@@ -68,9 +72,8 @@ public final class Extensions {
      *
      * @throws IllegalArgumentException if {@code in} is not the input of a channel made by {@link Channel}
      */
-    @SuppressWarnings("unchecked")
     public static <T> T poll(ChannelInput<T> in) {
-        return ((ChannelImpl<T>.In) input(in)).takeIfBuffered();
+        return API.poll(in);
     }
 
     /**
@@ -80,7 +83,7 @@ public final class Extensions {
      * @throws IllegalArgumentException if {@code in} is not the input of a channel made by {@link Channel}
      */
     public static boolean awaited(ChannelInput<?> in) {
-        return input(in).awaited();
+        return API.awaited(in);
     }
 
     /**
@@ -88,13 +91,18 @@ public final class Extensions {
      * ({@link WorkerPool#plugPollers}).
      */
     public static WorkerPool pool(Scheduler scheduler) {
-        return scheduler.pool;
+        return API.pool(scheduler);
     }
 
-    private static ChannelImpl<?>.In input(ChannelInput<?> in) {
-        if (!(in instanceof ChannelImpl<?>.In)) {
-            throw new IllegalArgumentException("not the input of a Weft channel: " + in);
-        }
-        return (ChannelImpl<?>.In) in;
+    /**
+     * A scheduler for tests (csp-test's {@code @WeftTest}): one carrier, driven by {@code simulation}. Its
+     * fibers' deadlines ({@link Timer}, {@link Guards#timeout}, timed joins, {@link Select#timeout}) run on
+     * the simulation's virtual clock, which jumps to the next timer as soon as every fiber waits (and no
+     * plain thread or blocking call could still wake one); each next fiber, each alternative's first guard,
+     * and a yield at each channel operation are drawn from its seed. A run that spends the step budget fails
+     * as a deadlocked one does ({@link DeadlockException}), its message saying so, with a fiber dump.
+     */
+    public static Scheduler simulated(Simulation simulation) {
+        return API.simulated(simulation);
     }
 }
