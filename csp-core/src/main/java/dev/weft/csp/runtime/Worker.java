@@ -32,8 +32,8 @@ import java.util.concurrent.locks.LockSupport;
  * watch it ({@link #sliceLasts}). An idle program uses no CPU.
  *
  * <p>With a {@link Poller} plugged in, the worker waits in the poller instead of parking, and a busy worker
- * polls as it rotates (at most every {@value #POLL_EVERY_NANOS} ns): fibers that I/O wakes join its active
- * batch. An idle worker napping beside a slice that has lasted {@value #POLL_ASIDE_NANOS} ns polls for it.
+ * polls as it rotates (at most every {@value #POLL_EVERY_NANOS} ns): fibers that its I/O wakes run here, from a
+ * private queue that no thief reaches ({@link #pushPolled}). An idle worker napping beside a slice that has lasted {@value #POLL_ASIDE_NANOS} ns polls for it.
  *
  * <p>With one worker nothing is ever split or published: the active batch is the whole run queue, so the
  * order in which fibers run is plain FIFO and deterministic.
@@ -83,6 +83,11 @@ final class Worker implements Runnable {
     /** Null unless the pool is simulated: then the next fiber is a seeded random pick (one worker). */
     private final Simulation simulation;
     private final RunQueue active;
+    /**
+     * Fibers that this carrier's own polling made runnable (see {@link #pushPolled}): private to the owner, out
+     * of every thief's reach, and run before the next rotation.
+     */
+    private final FiberQueue polled = new FiberQueue();
     private final BatchList overflow = new BatchList();
     private Batch spare;
     /** Fibers of other homes that ended here (see {@link #endedHere}). */
@@ -183,6 +188,22 @@ final class Worker implements Runnable {
         if (parked != 0) { // the owner's own last write: no race with itself
             wakeIfParked();
         }
+    }
+
+    /**
+     * A fiber that I/O polled by this carrier made runnable: its socket lives on this carrier's loop, so it runs
+     * here, never stolen, lest its reads and writes cross to the socket's carrier and back on every request
+     * (work stealing moves fibers, never half-read sockets). A carrier stuck in a long slice keeps it waiting
+     * as it keeps its sockets waiting; an idle carrier that polls aside for it runs what it wakes itself. With
+     * one worker nothing is stolen: it joins the active batch. Carrier only.
+     */
+    void pushPolled(Schedulable c) {
+        if (!stealing) {
+            pushLocal(c);
+            return;
+        }
+        polled.add(c);
+        wakeIfAboutToWait();
     }
 
     /**
@@ -308,7 +329,7 @@ final class Worker implements Runnable {
 
     /** Whether fibers other than the running one wait on this worker. Carrier only. */
     boolean hasOtherWork() {
-        return !active.isEmpty() || !overflow.isEmpty() || !window.isEmpty() || !inbox.isEmpty()
+        return !active.isEmpty() || !polled.isEmpty() || !overflow.isEmpty() || !window.isEmpty() || !inbox.isEmpty()
                 || (!timers.isEmpty() && timers.hasDue(pool.nanoTime()));
     }
 
@@ -355,6 +376,10 @@ final class Worker implements Runnable {
 
     private Schedulable next() {
         if (--dispatch < 0 || active.isEmpty()) {
+            Schedulable c = polled.poll(); // at the rotations only: the dispatches between them pay nothing for I/O
+            if (c != null) {
+                return c;
+            }
             rotate();
         }
         if (simulation != null) {
@@ -566,6 +591,9 @@ final class Worker implements Runnable {
 
     /** Takes in handed-over fibers, fires due timers, steals a batch; true if the active batch is not empty. */
     private boolean findWork() {
+        if (!polled.isEmpty()) {
+            return true;
+        }
         active.drain(inbox);
         if (stealing && active.isEmpty()) {
             takeBatch(); // its own waiting batches (a thief may have emptied the active batch before a rotation)
