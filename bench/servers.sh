@@ -146,9 +146,11 @@ for n in "${names[@]}"; do
   stop "$n"
 done
 
-python3 - "$results" "$memory" "$out" "$ROUNDS" "$DURATION" "$load_after" "$IDLE" <<'PY'
+command="ROUNDS=$ROUNDS DURATION=$DURATION WARMUP=$WARMUP CONNS=\"$CONNS\" IDLE=$IDLE bench/servers.sh"
+jdk=$("$JAVA" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.runtime.version = //p')
+python3 - "$results" "$memory" "$out" "$ROUNDS" "$DURATION" "$load_after" "$IDLE" "$command" "$jdk" <<'PY'
 import statistics, sys, collections
-results, memory, out, rounds, duration, load, idle = sys.argv[1:8]
+results, memory, out, rounds, duration, load, idle, command, jdk = sys.argv[1:10]
 runs = collections.defaultdict(list)
 for line in open(results):
     r, c, n, rps, p50, p99 = line.split()
@@ -156,7 +158,8 @@ for line in open(results):
 names = ["weft-1", "weft-2", "go-1", "go-2", "virtual", "netty"]
 label = {"weft-1": "Weft, 1 carrier", "weft-2": "Weft, 2 carriers", "go-1": "Go net, GOMAXPROCS=1",
          "go-2": "Go net, GOMAXPROCS=2", "virtual": "JDK virtual threads", "netty": "raw Netty, 2 loops"}
-lines = [f"Loopback, wrk -t2 --latency, {rounds} interleaved rounds of {duration} s per server and concurrency "
+lines = [f"`{command}`, the JVMs on JDK {jdk}.", "",
+         f"Loopback, wrk -t2 --latency, {rounds} interleaved rounds of {duration} s per server and concurrency "
          f"({3 * int(duration)} s at 10,000 connections, which take seconds to connect) "
          "(medians of the rounds); the machine's load average at the end: "
          f"{load.split('load average:')[-1].strip()}; figures move from run to run: "

@@ -42,7 +42,8 @@ class SocketCarrierTest {
      * thread that polled the bytes (the socket's carrier, or an idle one that polled aside for it while it was
      * stuck), never on a thief that took the woken fiber away. A read whose bytes come as its fiber pauses
      * (a helper polling aside for its carrier, stuck in a first slice that loads classes) resumes where it ran:
-     * a few such races are allowed; with thieves taking woken fibers, one read in six to eight resumed elsewhere.
+     * a few such races are allowed. With thieves taking woken fibers, one read in seven to one in three resumed
+     * elsewhere.
      */
     @RepeatedTest(3)
     @Timeout(120)
