@@ -8,10 +8,11 @@ import io.netty.util.UncheckedBooleanSupplier;
  * How many connections a listening socket takes per read: up to {@value #PER_READ}, until the backlog is empty.
  * Netty's own handle stops after one connection when auto-read is off (as a {@code TcpServer}'s is, so that
  * connections are taken only when someone accepts), which costs a whole poll round per connection: under load a
- * backlog of a thousand connections then waits seconds, their first requests with them.
+ * backlog of a thousand connections then waits seconds, their first requests with them. A scheduler runs every
+ * fiber that is ready before the accepting one runs again, so the batch is large.
  */
 public final class AcceptBatch extends DefaultMaxMessagesRecvByteBufAllocator {
-    static final int PER_READ = 16;
+    static final int PER_READ = 128;
 
     public AcceptBatch() {
         super(PER_READ);
