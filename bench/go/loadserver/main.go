@@ -1,7 +1,8 @@
 // Command loadserver is the Go peer of bench/servers.sh: a goroutine per connection on Go's net package,
 // answering each HTTP/1.1 request (a header block ending in an empty line) with a small keep-alive response,
 // as dev.weft.bench.net.LoadServer does on Weft, virtual threads and Netty. Each connection reads into a
-// 4 KiB buffer, as the Java servers do. Prints "READY <port>" once it listens.
+// 4 KiB buffer, as the Java servers do. Prints "READY <port>" once it listens, and on SIGUSR1, after a full
+// collection, "MEM <heap in use> <goroutine stacks in use>" (bytes, from the runtime's memstats).
 //
 // Usage: loadserver <port>   (GOMAXPROCS sets its processors)
 package main
@@ -10,6 +11,9 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"os/signal"
+	"runtime"
+	"syscall"
 )
 
 var response = []byte("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Type: text/plain\r\n\r\nok")
@@ -21,12 +25,25 @@ func main() {
 		os.Exit(1)
 	}
 	fmt.Println("READY", ln.Addr().(*net.TCPAddr).Port)
+	go reportMemory()
 	for {
 		c, err := ln.Accept()
 		if err != nil {
 			return
 		}
 		go serve(c)
+	}
+}
+
+// reportMemory prints the heap and the goroutine stacks in use after a full collection, at each SIGUSR1.
+func reportMemory() {
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, syscall.SIGUSR1)
+	for range signals {
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		fmt.Println("MEM", m.HeapInuse, m.StackInuse)
 	}
 }
 
@@ -71,4 +88,3 @@ func next(matched int, b byte) int {
 	}
 	return 0
 }
-

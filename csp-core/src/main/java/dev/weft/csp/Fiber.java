@@ -315,11 +315,29 @@ public final class Fiber extends Schedulable {
 
     /** As {@link #unpark()}, for the runtime's operations, which have checked the stack already. */
     void unparkReserved() {
+        wake(false);
+    }
+
+    /**
+     * As {@link #unpark()}, for a wake-up by I/O that the calling carrier polled (a socket's bytes): the fiber
+     * runs on that carrier, where its socket lives, and no idle carrier steals it meanwhile (see
+     * {@link WorkerPool#submitPolled}).
+     */
+    void unparkPolled() {
+        StackReserve.forOperation();
+        wake(true);
+    }
+
+    private void wake(boolean polled) {
         for (;;) {
             int s = state;
             if (s == PARKED) {
                 if (STATE.compareAndSet(this, PARKED, RUNNABLE)) { // one waker wins: it alone queues the fiber
-                    pool().submit(this);
+                    if (polled) {
+                        pool().submitPolled(this);
+                    } else {
+                        pool().submit(this);
+                    }
                     return;
                 }
             } else if (s == RUNNING_STATE) {

@@ -99,13 +99,14 @@ public final class Readiness implements Guard {
         }
     }
 
+    /** The waiter runs on the signalling carrier (where the socket's I/O was polled), or its home if none. */
     private static void wake(Object waiter) {
         if (waiter instanceof Fiber) {
-            ((Fiber) waiter).unpark();
+            ((Fiber) waiter).unparkPolled();
         } else if (waiter != null) {
             Selection.Registration r = (Selection.Registration) waiter;
             if (r.selection.claim(r.index)) {
-                r.selection.fiber.unpark();
+                r.selection.fiber.unparkPolled();
             }
         }
     }

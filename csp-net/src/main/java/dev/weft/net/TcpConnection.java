@@ -381,6 +381,11 @@ public final class TcpConnection implements AutoCloseable {
         channel.closeFuture().addListener(f -> deadline.cancel(false));
     }
 
+    /** The Netty channel below, for tests that watch its events. */
+    Channel channel() {
+        return channel;
+    }
+
     /** The bytes written and not yet taken by the socket: what a slow reader makes this side hold. */
     long queuedBytes() {
         ChannelOutboundBuffer queued = channel.unsafe().outboundBuffer();

@@ -4,6 +4,7 @@ import dev.weft.csp.CancelledException;
 import dev.weft.csp.Guard;
 import dev.weft.csp.Pausable;
 import dev.weft.csp.Readiness;
+import dev.weft.net.internal.sockets.AcceptBatch;
 import dev.weft.net.internal.sockets.SocketLoops;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -59,6 +60,7 @@ public final class TcpServer implements AutoCloseable {
         ServerChannel listening = SocketLoops.newServerChannel();
         listening.config().setOption(ChannelOption.SO_REUSEADDR, true);
         listening.config().setAutoRead(false); // a connection is taken when someone accepts
+        listening.config().setRecvByteBufAllocator(new AcceptBatch()); // up to 128 of them at a time
         listening.pipeline().addLast(server.arrivals);
         EventLoop loop = SocketLoops.here();
         ChannelFuture[] bound = new ChannelFuture[1];
@@ -158,6 +160,11 @@ public final class TcpServer implements AutoCloseable {
     /** A connection this server accepted has closed. */
     void forget(TcpConnection c) {
         open.remove(c);
+    }
+
+    /** The listening channel, for tests that watch its events. */
+    Channel channel() {
+        return channel;
     }
 
     /** The connections accepted and not closed yet (taken by accept or waiting for it). */

@@ -87,6 +87,43 @@ class TcpTest {
         });
     }
 
+    /**
+     * Connections waiting in the backlog are taken up to 128 per read of the listening socket, not one per poll
+     * round (a backlog of a thousand would wait seconds under load).
+     */
+    @Test
+    @Timeout(60)
+    void aBacklogIsAcceptedManyConnectionsPerRead() throws Exception {
+        int waiting = 48;
+        AtomicInteger reads = new AtomicInteger();
+        try (Scheduler s = Scheduler.singleThreaded(); TcpServer server = TcpServer.bind(anyPort())) {
+            server.channel().pipeline().addFirst(new io.netty.channel.ChannelInboundHandlerAdapter() {
+                @Override
+                public void channelReadComplete(io.netty.channel.ChannelHandlerContext ctx) {
+                    reads.incrementAndGet();
+                    ctx.fireChannelReadComplete();
+                }
+            });
+            List<Socket> clients = new ArrayList<>();
+            try {
+                for (int i = 0; i < waiting; i++) { // connected once the kernel queued them: all in the backlog
+                    clients.add(new Socket(server.address().getAddress(), server.address().getPort()));
+                }
+                Weft.run(s, io(() -> {
+                    for (int i = 0; i < waiting; i++) {
+                        server.accept();
+                    }
+                }));
+            } finally {
+                for (Socket c : clients) {
+                    c.close();
+                }
+            }
+        }
+        assertTrue(reads.get() <= 3, reads.get() + " reads of the listening socket for " + waiting
+                + " connections waiting");
+    }
+
     @Test
     @Timeout(30)
     void plainThreadsTalkToFibersBothWays() throws Exception {

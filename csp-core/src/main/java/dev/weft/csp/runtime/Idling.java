@@ -187,8 +187,11 @@ final class Idling {
         return best;
     }
 
-    /** Takes in handed-over fibers, fires due timers, steals a batch; true if the active batch is not empty. */
+    /** Takes in handed-over fibers, fires due timers, steals a batch; true if there is a fiber to run here. */
     private boolean findWork() {
+        if (!self.polled.isEmpty()) {
+            return true; // what its own poll woke (see Worker#pushPolled): next() takes it
+        }
         RunQueue active = self.active;
         active.drain(self.inbox);
         if (self.stealing && active.isEmpty()) {

@@ -21,8 +21,8 @@ import java.util.concurrent.locks.LockSupport;
  * workers take published batches, what was handed to other workers, and fibers stuck behind a slice that lasts.
  *
  * <p>With a {@link Poller} plugged in, the worker waits in the poller instead of parking, and a busy worker
- * polls as it rotates (at most every {@value #POLL_EVERY_NANOS} ns): fibers that I/O wakes join its active
- * batch.
+ * polls as it rotates (at most every {@value #POLL_EVERY_NANOS} ns): fibers that its I/O wakes run here, from a
+ * private queue that no thief reaches ({@link #pushPolled}).
  *
  * <p>With one worker nothing is ever split or published: the active batch is the whole run queue, so the
  * order in which fibers run is plain FIFO and deterministic.
@@ -61,6 +61,11 @@ final class Worker implements Runnable {
     /** Null unless the pool is simulated: then the next fiber is a seeded random pick (one worker). */
     final Simulation simulation;
     final RunQueue active;
+    /**
+     * Fibers that this carrier's own polling made runnable (see {@link #pushPolled}): private to the owner, out
+     * of every thief's reach, and run before the next rotation.
+     */
+    final FiberQueue polled = new FiberQueue();
     private final BatchList overflow = new BatchList();
     /** An empty batch kept for the next split (one allocation less). */
     Batch spare;
@@ -155,6 +160,22 @@ final class Worker implements Runnable {
         if (parked != 0) { // the owner's own last write: no race with itself
             wakeIfParked();
         }
+    }
+
+    /**
+     * A fiber that I/O polled by this carrier made runnable: its socket lives on this carrier's loop, so it runs
+     * here, never stolen, lest its reads and writes cross to the socket's carrier and back on every request
+     * (work stealing moves fibers, never half-read sockets). A carrier stuck in a long slice keeps it waiting
+     * as it keeps its sockets waiting; an idle carrier that polls aside for it runs what it wakes itself. With
+     * one worker nothing is stolen: it joins the active batch. Carrier only.
+     */
+    void pushPolled(Schedulable c) {
+        if (!stealing) {
+            pushLocal(c);
+            return;
+        }
+        polled.add(c);
+        wakeIfAboutToWait();
     }
 
     /**
@@ -280,7 +301,7 @@ final class Worker implements Runnable {
 
     /** Whether fibers other than the running one wait on this worker. Carrier only. */
     boolean hasOtherWork() {
-        return !active.isEmpty() || !overflow.isEmpty() || !window.isEmpty() || !inbox.isEmpty()
+        return !active.isEmpty() || !polled.isEmpty() || !overflow.isEmpty() || !window.isEmpty() || !inbox.isEmpty()
                 || (!timers.isEmpty() && timers.hasDue(pool.nanoTime()));
     }
 
@@ -327,6 +348,10 @@ final class Worker implements Runnable {
 
     private Schedulable next() {
         if (--dispatch < 0 || active.isEmpty()) {
+            Schedulable c = polled.poll(); // at the rotations only: the dispatches between them pay nothing for I/O
+            if (c != null) {
+                return c;
+            }
             rotate();
         }
         if (simulation != null) {

@@ -108,6 +108,20 @@ public final class WorkerPool {
         }
     }
 
+    /**
+     * Queues a fiber that I/O polled by the calling carrier made runnable (a socket's bytes, see
+     * {@code Readiness}): it runs on this carrier, where its socket lives, and is never stolen before it runs
+     * (see {@link Worker#pushPolled}); from any other thread, as {@link #submit}.
+     */
+    public void submitPolled(Schedulable fiber) {
+        Worker w = Worker.current();
+        if (w != null && w.pool == this) {
+            w.pushPolled(fiber);
+        } else {
+            submit(fiber);
+        }
+    }
+
     /** Queues a fiber that yielded, behind the others of its carrier (see {@link Worker#pushYielded}). */
     public void yielded(Schedulable fiber) {
         Worker w = Worker.current();
