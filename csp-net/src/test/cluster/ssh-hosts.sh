@@ -3,15 +3,33 @@
 #   ssh-hosts.sh start DIR N   makes a bridge weft-sshbr (10.79.0.1/24) and namespaces weft-ssh-1..N, each joined
 #                              to it by a veth pair as 10.79.0.2, 10.79.0.3, ...; starts sshd in each, which lets
 #                              root in with the key DIR/id; then: ssh -i DIR/id -o StrictHostKeyChecking=no 10.79.0.2
-#   ssh-hosts.sh stop DIR N    stops those sshds and removes the namespaces, veths and bridge
+#   ssh-hosts.sh stop DIR N    stops those sshds and removes the namespaces, veths and bridge (start does it first,
+#                              for what a killed run left)
 # Needs root, iproute2 and openssh-server (apt-get install openssh-server). Only loopback and veth addresses.
 set -eu
 cmd=$1
 dir=$(realpath -m "$2")
 n=$3
 
+# Stops the sshds of namespaces weft-ssh-1..$1 and removes the namespaces, veths and bridge; also what a run that
+# was killed before its stop left behind (the next start would otherwise find them: "File exists").
+remove() {
+    i=1
+    while [ $i -le "$1" ]; do
+        if ip netns list | grep -qw "weft-ssh-$i"; then
+            for pid in $(ip netns pids "weft-ssh-$i"); do kill "$pid" 2>/dev/null || true; done
+        fi
+        rm -f "$dir/sshd-$i.pid"
+        ip netns del "weft-ssh-$i" 2>/dev/null || true
+        ip link del "weft-sshv$i" 2>/dev/null || true
+        i=$((i + 1))
+    done
+    ip link del weft-sshbr 2>/dev/null || true
+}
+
 case "$cmd" in
 start)
+    remove "$n"
     mkdir -p "$dir" /run/sshd
     [ -f "$dir/id" ] || ssh-keygen -q -t ed25519 -N '' -f "$dir/id"
     [ -f "$dir/host_key" ] || ssh-keygen -q -t ed25519 -N '' -f "$dir/host_key"
@@ -49,17 +67,7 @@ start)
     done
     ;;
 stop)
-    i=1
-    while [ $i -le "$n" ]; do
-        if [ -f "$dir/sshd-$i.pid" ]; then
-            kill "$(cat "$dir/sshd-$i.pid")" 2>/dev/null || true
-            rm -f "$dir/sshd-$i.pid"
-        fi
-        ip netns del weft-ssh-$i 2>/dev/null || true
-        ip link del weft-sshv$i 2>/dev/null || true
-        i=$((i + 1))
-    done
-    ip link del weft-sshbr 2>/dev/null || true
+    remove "$n"
     ;;
 *)
     echo "usage: ssh-hosts.sh start|stop DIR N" >&2
