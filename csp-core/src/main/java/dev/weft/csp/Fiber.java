@@ -10,6 +10,7 @@ import dev.weft.csp.spi.ApiBridge;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.locks.LockSupport;
@@ -34,7 +35,7 @@ public final class Fiber extends Schedulable {
     // Scheduling states. A wake-up that arrives while the fiber is still running (it registered with a
     // channel and is unwinding) is remembered by RUNNING_WOKEN, so it is never lost.
     // QUEUED: parked in a channel's wait queue; only the channel wakes it, so that wake-up needs no CAS.
-    // THREAD_BOUND: a plain thread's own fiber, for ever (its pauses block the thread: see permit).
+    // THREAD_BOUND: a plain thread's own fiber, for ever (its pauses block the thread: see wakeups).
     static final int RUNNABLE = 0, RUNNING_STATE = 1, RUNNING_WOKEN = 2, PARKED = 3, DONE = 4, QUEUED = 5,
             THREAD_BOUND = 6;
     // How the running slice ends (pauseKind). YIELDING: set by yield() as the fiber unwinds; once re-queued
@@ -45,6 +46,11 @@ public final class Fiber extends Schedulable {
     /** Back-edges a preemptive fiber passes between two looks at whether others wait for its carrier. */
     static final int PREEMPT_CHECKS = Math.max(1, Integer.getInteger("weft.preemptChecks", 8192));
     static final AtomicIntegerFieldUpdater<Fiber> STATE = AtomicIntegerFieldUpdater.newUpdater(Fiber.class, "state");
+    // A plain thread's wake-ups (wakeups). PERMIT: an unpark() or the runtime's wake-up of a wait that checks its
+    // condition again. HANDED_OVER: the channel the thread queued on took it out (wakeFromChannel); apart from
+    // PERMIT, because a channel wait does not check again, and an unpark() meant for a later park() must not end it.
+    static final byte PERMIT = 1, HANDED_OVER = 2;
+    private static final VarHandle WAKEUPS = wakeupsHandle();
     private static final MethodHandle RUN_WOVEN = wovenRun();
 
     // Each field below carries what no other field can (a fiber blocked on a channel is most of what a program
@@ -61,8 +67,11 @@ public final class Fiber extends Schedulable {
      */
     Object runAndLocals;
     volatile int state;
-    /** A plain thread's own fiber: a wake-up not yet taken (see {@link ThreadMode}). */
-    volatile boolean permit;
+    /**
+     * A plain thread's own fiber: the wake-ups given and not yet taken, bits {@link #PERMIT} and
+     * {@link #HANDED_OVER} (see {@link ThreadMode}). One byte, so that a fiber stays 72 bytes.
+     */
+    volatile byte wakeups;
     /** Set by {@link #cancel()}: every pause from then on throws {@link CancelledException}. */
     volatile boolean cancelled;
     /**
@@ -105,6 +114,14 @@ public final class Fiber extends Schedulable {
     Fiber(Thread thread) {
         this.process = thread;
         this.state = THREAD_BOUND;
+    }
+
+    private static VarHandle wakeupsHandle() {
+        try {
+            return MethodHandles.lookup().findVarHandle(Fiber.class, "wakeups", byte.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
     }
 
     private static MethodHandle wovenRun() {
@@ -345,8 +362,7 @@ public final class Fiber extends Schedulable {
                     return;
                 }
             } else if (s == THREAD_BOUND) {
-                permit = true; // volatile: written before the unpark, read after the thread's park returns
-                LockSupport.unpark(thread());
+                give(PERMIT);
                 return;
             } else {
                 return; // already runnable, already woken, or ended
@@ -354,10 +370,28 @@ public final class Fiber extends Schedulable {
         }
     }
 
+    /**
+     * Gives this plain thread's fiber wake-up {@code kind} and unparks the thread. Atomic: another kind may be
+     * given at once. The giver's writes before it (a channel's transfer) are visible to the thread that takes it.
+     */
+    private void give(byte kind) {
+        WAKEUPS.getAndBitwiseOr(this, kind);
+        LockSupport.unpark(thread());
+    }
+
+    /** Takes wake-up {@code kind} if it was given (true); only the fiber's own thread calls this. */
+    boolean take(byte kind) {
+        if ((wakeups & kind) == 0) {
+            return false;
+        }
+        WAKEUPS.getAndBitwiseAnd(this, (byte) ~kind); // atomic: the other kind may be given meanwhile
+        return true;
+    }
+
     /** Wakes a fiber that a channel took out of its wait queue (after {@link FiberPauses#parkLocked}); any thread. */
     void wakeFromChannel() {
         if (isThreadBound()) {
-            unparkReserved();
+            give(HANDED_OVER);
             return;
         }
         // The channel's lock made the taker its only waker (no CAS), and the queue that takes the fiber publishes

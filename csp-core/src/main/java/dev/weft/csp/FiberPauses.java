@@ -78,7 +78,7 @@ final class FiberPauses {
      */
     @Pausable
     static void parkLocked(ChannelQueue queue) {
-        ThreadMode.block(ThreadMode.forThread(), queue);
+        ThreadMode.blockInQueue(ThreadMode.forThread(), queue);
     }
 
     /** Woven form of {@link #parkLocked(ChannelQueue)}. */
@@ -87,7 +87,7 @@ final class FiberPauses {
             f.mode = RUNNING;
             f.blocker = null;
         } else if (f.isThreadBound()) {
-            ThreadMode.block(f, queue);
+            ThreadMode.blockInQueue(f, queue);
         } else {
             f.blocker = queue;
             f.pauseKind = INTO_CHANNEL;

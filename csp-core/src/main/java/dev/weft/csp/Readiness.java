@@ -60,9 +60,9 @@ public final class Readiness implements Guard {
             if (ready.getAsBoolean()) { // it came between the check and the registration
                 if (!remove(me) && me.isThreadBound()) {
                     // A signal took the registration (under this monitor, as remove decides) and owes it exactly
-                    // one wake-up, perhaps not given yet: a thread takes it here, or its next wait (a channel
-                    // read, which does not check again) would return at once. A fiber's stray wake-up only
-                    // makes its next wait check its condition once more.
+                    // one wake-up, perhaps not given yet: a thread takes it here, so that no later Fiber.park()
+                    // returns for it. A fiber's stray wake-up only makes its next wait check its condition
+                    // once more.
                     ThreadMode.awaitPermit(me);
                 }
                 return;

@@ -5,10 +5,11 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * A plain thread's own fiber ({@link Fiber#THREAD_BOUND} for good): pausable code called from a plain thread
- * runs in thread mode, where every pause blocks the thread on the fiber's {@link Fiber#permit}, and a wake-up
- * sets the permit and unparks the thread ({@link Fiber#unparkReserved}). An interrupt withdraws the wait
- * exactly as a cancellation withdraws a fiber's. On a carrier thread there is no such fiber: blocking the
- * carrier would stall every fiber queued on it ({@link CarrierMisuse}).
+ * runs in thread mode, where every pause blocks the thread until the fiber's {@link Fiber#PERMIT} is given, and a wake-up
+ * sets the permit and unparks the thread ({@link Fiber#unparkReserved}); a channel's wait has a signal of its
+ * own ({@link #blockInQueue}). An interrupt withdraws the wait exactly as a cancellation withdraws a fiber's.
+ * On a carrier thread there is no such fiber: blocking the carrier would stall every fiber queued on it
+ * ({@link CarrierMisuse}).
  */
 final class ThreadMode {
     private static final ThreadLocal<Fiber> THREAD_FIBER = new ThreadLocal<>();
@@ -49,7 +50,7 @@ final class ThreadMode {
      * took the wait first, its wake-up is awaited and the operation completes.
      */
     static void block(Fiber f, Object blocker) {
-        while (!f.permit) { // volatile: the waker's writes before it set the permit are visible after
+        while (!f.take(Fiber.PERMIT)) { // volatile: the waker's writes before it gave the permit are visible after
             if (f.thread().isInterrupted()) {
                 if (withdraw(blocker, f)) {
                     throw f.cancelledError();
@@ -59,17 +60,39 @@ final class ThreadMode {
             }
             LockSupport.park(f);
         }
-        f.permit = false; // only this thread takes its permit; a later wake-up sets it again
+    }
+
+    /**
+     * Blocks thread-bound {@code f}, queued in {@code queue}, until the channel takes it out
+     * ({@link Fiber#HANDED_OVER}); an {@link Fiber#unpark()} meanwhile stays given for a later park. If
+     * the thread is interrupted first, its wait is withdrawn and {@link CancelledException} thrown (interrupt
+     * status kept); if a partner took it first, the operation completes.
+     */
+    static void blockInQueue(Fiber f, ChannelQueue queue) {
+        while (!f.take(Fiber.HANDED_OVER)) { // volatile: the partner's writes (its transfer) are visible after
+            if (f.thread().isInterrupted()) {
+                if (queue.withdraw(f)) {
+                    throw f.cancelledError();
+                }
+                awaitRegardless(f, Fiber.HANDED_OVER); // the partner's hand-over is on its way
+                return;
+            }
+            LockSupport.park(f);
+        }
     }
 
     /** Blocks thread-bound {@code f} until unparked, whatever interrupts come (they are kept for later). */
     static void awaitPermit(Fiber f) {
+        awaitRegardless(f, Fiber.PERMIT);
+    }
+
+    /** Blocks thread-bound {@code f} until wake-up {@code kind} is given, whatever interrupts come (kept for later). */
+    private static void awaitRegardless(Fiber f, byte kind) {
         boolean interrupted = Thread.interrupted();
-        while (!f.permit) {
+        while (!f.take(kind)) {
             LockSupport.park(f);
             interrupted |= Thread.interrupted();
         }
-        f.permit = false;
         if (interrupted) {
             f.thread().interrupt();
         }
@@ -80,7 +103,7 @@ final class ThreadMode {
      * interrupted (false, the permit untouched).
      */
     static boolean blockUntil(Fiber f, long deadline) {
-        while (!f.permit) {
+        while (!f.take(Fiber.PERMIT)) {
             long wait = Deadlines.remaining(deadline, System.nanoTime());
             if (wait == 0 || f.thread().isInterrupted()) {
                 return false;
@@ -91,7 +114,6 @@ final class ThreadMode {
                 LockSupport.parkNanos(f, wait);
             }
         }
-        f.permit = false;
         return true;
     }
 
@@ -101,9 +123,6 @@ final class ThreadMode {
      * wake-up, which is on its way).
      */
     static boolean withdraw(Object blocker, Fiber f) {
-        if (blocker instanceof ChannelQueue) {
-            return ((ChannelQueue) blocker).withdraw(f);
-        }
         if (blocker instanceof Selection) {
             return ((Selection) blocker).claim(Selection.CANCELLED);
         }

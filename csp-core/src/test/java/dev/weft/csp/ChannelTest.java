@@ -54,6 +54,41 @@ class ChannelTest {
         }
     }
 
+    /**
+     * The same for a plain thread's read: an unpark() given before (or during) the read is the thread's own
+     * wake-up for a later park(), not the channel's. Taking it as the channel's would return from the read
+     * with nothing while the thread stays queued, and the writer's value would go to a reader that left.
+     */
+    @Test
+    @Timeout(60)
+    void strayUnparkLeavesAThreadsReadAlone() throws Exception {
+        for (int round = 0; round < 200; round++) {
+            One2OneChannel<String> ch = Channel.one2one();
+            AtomicReference<Fiber> readerFiber = new AtomicReference<>();
+            AtomicReference<Object> got = new AtomicReference<>();
+            boolean early = round % 2 == 0;
+            Thread reader = new Thread(() -> {
+                Fiber me = Fiber.current();
+                readerFiber.set(me);
+                if (early) {
+                    me.unpark(); // before the read: the read must still wait for the writer
+                }
+                got.set(ch.in().read());
+                Fiber.park(); // the unpark was kept for this park: it returns at once
+            });
+            reader.start();
+            if (!early) {
+                while (reader.getState() != Thread.State.WAITING) { // blocked in the read
+                    Thread.onSpinWait();
+                }
+                readerFiber.get().unpark();
+            }
+            ch.out().write("value " + round);
+            reader.join();
+            assertEquals("value " + round, got.get());
+        }
+    }
+
     /** WRITERS writers send (writer, seq) pairs; the reader checks exactly-once and per-writer order. */
     @SuppressWarnings("unchecked")
     private static void fanIn(Scheduler s, Supplier<Object> make, int perWriter) {
