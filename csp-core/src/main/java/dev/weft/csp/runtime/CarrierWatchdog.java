@@ -14,7 +14,8 @@ import java.util.concurrent.locks.LockSupport;
  * computes for long without pausing, stalls every fiber queued behind it, and nothing else would say so. One
  * daemon thread ({@code weft-carrier-watchdog}) looks at every scheduler's carriers a few times per threshold
  * ({@code weft.stuckCarrierMillis}, default 50 ms, 0 to switch off); it runs while a scheduler's carriers
- * run, and ends when none does or when it is interrupted (the next scheduler started starts it again).
+ * run, and ends when none does or when it is interrupted (the next scheduler started starts it again). While
+ * every carrier waits for work it sleeps, until a carrier wakes.
  *
  * <p>A slice seen running past the threshold is reported once, through {@link System.Logger} (logger
  * {@code dev.weft.csp}, level WARNING), naming the fiber, with its carrier's stack taken while that slice still
@@ -45,7 +46,14 @@ final class CarrierWatchdog {
     /** Whether a class, by name, is Weft's own (loaded from csp-core): asked rarely, kept. */
     private static final Map<String, Boolean> OWN = new ConcurrentHashMap<>();
     private static final Map<WorkerPool, Watch[]> POOLS = new ConcurrentHashMap<>();
-    private static Thread thread; // under the class's monitor
+    private static volatile Thread thread; // written under the class's monitor; read without it by carrierWoke
+    /** Set while the watchdog sleeps because every carrier waits for work: see {@link #carrierWoke}. */
+    private static volatile boolean dozing;
+    /**
+     * The longest doze: the MBeans of a JMX agent that comes while all is idle are registered within it. Tests
+     * make it long, to show that a carrier's wake-up ends a doze.
+     */
+    static volatile long dozeNanos = 1_000_000_000;
     /** The longest time between two rounds: a slice that lasts this long is handed to its worker. */
     static final long LONGEST_ROUND_NANOS = 12_500_000;
 
@@ -117,6 +125,10 @@ final class CarrierWatchdog {
                     return;
                 }
             }
+            if (everyCarrierWaits()) {
+                doze();
+                continue;
+            }
             long threshold = thresholdNanos();
             LockSupport.parkNanos(threshold == 0 ? LONGEST_ROUND_NANOS
                     : Math.max(5_000_000L, Math.min(threshold / 4, LONGEST_ROUND_NANOS)));
@@ -132,6 +144,46 @@ final class CarrierWatchdog {
                 }
             }
         }
+    }
+
+    /**
+     * Sleeps while every carrier waits for work (no slice to watch), so that an idle program is not woken 80 times
+     * a second; the first carrier to wake wakes the watchdog ({@link #carrierWoke}). The Dekker pair: this sets
+     * {@link #dozing} and then reads each {@link Worker#parked}; a carrier clears its own and then reads
+     * {@link #dozing} (all volatile), so either the watchdog sees the carrier awake or the carrier sees it doze.
+     */
+    private static void doze() {
+        dozing = true;
+        if (everyCarrierWaits()) {
+            LockSupport.parkNanos(dozeNanos);
+        }
+        dozing = false;
+    }
+
+    private static boolean everyCarrierWaits() {
+        for (Watch[] watches : POOLS.values()) {
+            for (Watch w : watches) {
+                if (!w.worker.isParked()) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /** A carrier has woken from its park (after clearing {@link Worker#parked}): the watchdog watches again. */
+    static void carrierWoke() {
+        if (dozing) { // volatile: see doze()
+            Thread t = thread;
+            if (t != null) {
+                LockSupport.unpark(t); // a stray unpark only ends a later round early
+            }
+        }
+    }
+
+    /** Whether the watchdog sleeps because every carrier waits (for tests). */
+    static boolean isDozing() {
+        return dozing;
     }
 
     /** Looks at one worker: a slice that has lasted past the threshold and blocks for the user is reported, once. */

@@ -170,6 +170,7 @@ final class Idling {
             // cleared it first may unpark it later: that permit only makes a later park return early, and every
             // park here is followed by a look for work.
             self.parked = 0;
+            CarrierWatchdog.carrierWoke(); // after the store above: see CarrierWatchdog.doze
         }
     }
 
