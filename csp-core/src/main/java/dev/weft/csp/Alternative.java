@@ -201,7 +201,8 @@ public final class Alternative {
             throw new IllegalStateException("every guard of the Alternative is disabled by its precondition");
         }
         Fiber me = Fiber.current();
-        if (FiberAccess.transfer(me) instanceof Selection.Registration) { // the last select's promise, not kept: see ChannelImpl
+        // the last select's promise, not kept: see ChannelImpl
+        if (FiberAccess.transfer(me) instanceof Selection.Registration) {
             Selection.Registration stale = (Selection.Registration) FiberAccess.transfer(me);
             FiberAccess.transfer(me, null);
             ChannelImpl.breakPromise(stale);

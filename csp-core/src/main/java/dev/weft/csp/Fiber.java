@@ -33,10 +33,11 @@ import java.util.concurrent.locks.LockSupport;
  */
 @SuppressWarnings("exports") // FiberState, its superclass, is internal on purpose: its members are all protected
 public final class Fiber extends FiberState {
-    // This class is the handle and the state machine (the fields, the wake-ups, a carrier's slice); the rest works
-    // on its fields from classes of one concern each, so that a fiber stays one object of 72 bytes: FiberPauses
-    // (the woven forms of the primitives), ThreadMode (a plain thread's own fiber), Joiners (join and the end's
-    // watcher), FiberLifecycle (start, launch, end), FiberLocalValues, FiberDump.
+    // This class is the handle and a carrier's slice; its fields and wake-ups are FiberState's, its internal
+    // superclass, and the rest works on those fields from classes of one concern each in dev.weft.csp.internal,
+    // so that a fiber stays one object of 72 bytes: FiberPauses (the woven forms of the primitives), ThreadMode (a
+    // plain thread's own fiber), Joiners (join and the end's watcher), FiberLifecycle (start, launch, end),
+    // FiberLocalValues, FiberDump.
     static {
         FiberPrimitives.install(new FiberPauses.Installed()); // first: woven code reaches the primitives through them
         ApiAccess.install(new Access()); // the internals' way in (dev.weft.csp.internal)

@@ -65,7 +65,8 @@ public final class Timer {
                 }
             }
         }
-        TimerEntry wake = FiberAccess.pool(me).wakeAt(deadline, me::unpark); // made per sleep: a field would cost every fiber
+        // made per sleep: a field would cost every fiber
+        TimerEntry wake = FiberAccess.pool(me).wakeAt(deadline, me::unpark);
         do {
             FiberPauses.waitOn(wake); // the carrier runs other fibers meanwhile; the timer wakes this one
             if (FiberAccess.cancelPending(me) && wake.cancel()) {

@@ -27,8 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * csp-core is a named module ({@code dev.weft.csp}, from its {@code module-info}): a program that is a module of
  * its own compiles against the jar on the module path, is woven by the command line, and runs there (fibers, a
- * channel, a par, the scheduler's MXBean); the SPI and the runtime are closed to it at compile time and at run
- * time.
+ * channel, a par, the scheduler's MXBean); the SPI, the runtime and the internals are closed to it at compile time
+ * and at run time.
  */
 @Timeout(180)
 class ModulePathTest {
@@ -75,6 +75,13 @@ class ModulePathTest {
                         } catch (IllegalAccessException e) {
                             System.out.println("spi closed");
                         }
+                        One2OneChannel<Integer> channel = Channel.one2one(); // its class is internal
+                        try {
+                            channel.getClass().getMethod("lock").invoke(channel);
+                            System.out.println("internals open");
+                        } catch (IllegalAccessException e) {
+                            System.out.println("internals closed");
+                        }
                     }
                 }
 
@@ -100,6 +107,17 @@ class ModulePathTest {
             }
             """;
 
+    /** A program that names the internals, which csp-core exports to no module. */
+    private static final String INTERNALS_INTRUDER = """
+            package demo;
+
+            public final class InternalsIntruder {
+                public static void main(String[] args) {
+                    System.out.println(dev.weft.csp.internal.Deadlines.nanos(java.time.Duration.ZERO));
+                }
+            }
+            """;
+
     @TempDir
     Path dir;
 
@@ -120,16 +138,28 @@ class ModulePathTest {
         ChildJvm.Result r = ChildJvm.run(dir, Duration.ofSeconds(120),
                 List.of("--module-path", core + File.pathSeparator + woven, "-m", "demo/demo.Pipeline"));
         assertEquals(0, r.exitCode(), r.toString());
-        assertEquals(List.of("sum=500500", "workers=2", CORE_MODULE + " automatic=false", "spi closed"), r.lines(),
+        assertEquals(List.of("sum=500500", "workers=2", CORE_MODULE + " automatic=false", "spi closed",
+                "internals closed"), r.lines(),
                 r.toString());
     }
 
     @Test
     void aProgramThatNamesTheSpiDoesNotCompile() throws Exception {
+        assertRefused("Intruder", INTRUDER,
+                "package dev.weft.csp.spi is declared in module dev.weft.csp, which does not export it to module demo");
+    }
+
+    @Test
+    void aProgramThatNamesTheInternalsDoesNotCompile() throws Exception {
+        assertRefused("InternalsIntruder", INTERNALS_INTRUDER,
+                "package dev.weft.csp.internal is declared in module dev.weft.csp, which does not export it");
+    }
+
+    /** javac refuses module {@code demo} with {@code source}, saying {@code why}. */
+    private void assertRefused(String className, String source, String why) throws IOException {
         StringWriter messages = new StringWriter();
-        assertEquals(null, compile("Intruder", INTRUDER, coreJar(), messages), "compiled");
-        assertTrue(messages.toString().contains("package dev.weft.csp.spi is declared in module dev.weft.csp, "
-                + "which does not export it to module demo"), messages.toString());
+        assertEquals(null, compile(className, source, coreJar(), messages), "compiled");
+        assertTrue(messages.toString().contains(why), messages.toString());
     }
 
     /** Compiles module {@code demo} with one class; its classes, or null if javac refused it. */

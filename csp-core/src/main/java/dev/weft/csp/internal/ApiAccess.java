@@ -61,10 +61,10 @@ public abstract class ApiAccess {
     /** A scheduler on {@code simulation}'s virtual time (see {@link dev.weft.csp.spi.Extensions#simulated}). */
     protected abstract Scheduler simulated(Simulation simulation);
 
-    /** {@code barrier}'s withdrawal of {@code f}'s wait, for an interrupted thread (see {@link ThreadMode#withdraw}). */
+    /** {@code barrier}'s withdrawal of {@code f}'s wait, for an interrupted thread ({@link ThreadMode#withdraw}). */
     protected abstract boolean withdraw(Barrier barrier, Fiber f);
 
-    /** {@code readiness}'s withdrawal of {@code f}'s wait, for an interrupted thread (see {@link ThreadMode#withdraw}). */
+    /** {@code readiness}'s withdrawal of {@code f}'s wait, for an interrupted thread ({@link ThreadMode#withdraw}). */
     protected abstract boolean withdraw(Readiness readiness, Fiber f);
 
     /** As {@link Waitable#onlyUsedBy}, for a barrier (see {@link DeadlockDetector}). */
