@@ -34,12 +34,17 @@ import org.junit.jupiter.api.io.TempDir;
 class ModulePathTest {
     private static final String CORE_MODULE = "dev.weft.csp";
 
-    /** A par of a writer and a summing reader on two carriers, then what the program sees of csp-core's module. */
+    /**
+     * A par of a writer and a summing reader on two carriers, over a buffered channel, then what the program sees
+     * of csp-core's module. A fiber and a buffer are API types whose superclasses are in packages no module reads.
+     */
     private static final String PROGRAM = """
             package demo;
 
             import dev.weft.csp.Channel;
+            import dev.weft.csp.ChannelBuffer;
             import dev.weft.csp.ChannelInput;
+            import dev.weft.csp.Fiber;
             import dev.weft.csp.One2OneChannel;
             import dev.weft.csp.Parallel;
             import dev.weft.csp.Pausable;
@@ -55,12 +60,13 @@ class ModulePathTest {
                     long[] total = new long[1];
                     try (Scheduler scheduler = Scheduler.create(2)) {
                         Weft.run(scheduler, () -> {
-                            One2OneChannel<Integer> numbers = Channel.one2one();
+                            One2OneChannel<Integer> numbers = Channel.one2one(ChannelBuffer.fixed(16));
                             Parallel.run(() -> {
                                 for (int i = 1; i <= 1000; i++) {
                                     numbers.out().write(i);
                                 }
                             }, () -> total[0] = sum(numbers.in(), 1000));
+                            System.out.println("cancelled=" + Fiber.current().isCancelled());
                         });
                         System.out.println("sum=" + total[0]);
                         for (ObjectName bean : server.queryNames(new ObjectName("dev.weft:type=Scheduler,*"), null)) {
@@ -138,7 +144,7 @@ class ModulePathTest {
         ChildJvm.Result r = ChildJvm.run(dir, Duration.ofSeconds(120),
                 List.of("--module-path", core + File.pathSeparator + woven, "-m", "demo/demo.Pipeline"));
         assertEquals(0, r.exitCode(), r.toString());
-        assertEquals(List.of("sum=500500", "workers=2", CORE_MODULE + " automatic=false", "spi closed",
+        assertEquals(List.of("cancelled=false", "sum=500500", "workers=2", CORE_MODULE + " automatic=false", "spi closed",
                 "internals closed"), r.lines(),
                 r.toString());
     }
