@@ -1,5 +1,14 @@
 package dev.weft.csp;
 
+import dev.weft.csp.internal.AltGuard;
+import dev.weft.csp.internal.ChannelImpl;
+import dev.weft.csp.internal.Deadlines;
+import dev.weft.csp.internal.FiberAccess;
+import dev.weft.csp.internal.FiberPauses;
+import dev.weft.csp.internal.Selection;
+import dev.weft.csp.internal.ThreadMode;
+import dev.weft.csp.internal.TimeGuard;
+import dev.weft.csp.internal.Uses;
 import dev.weft.csp.runtime.Simulation;
 import dev.weft.csp.runtime.StackReserve;
 import dev.weft.csp.runtime.TimerEntry;
@@ -174,8 +183,8 @@ public final class Alternative {
     }
 
     private boolean isReady(int i, Selection.Registration reg, List<Fiber> wake, long start, long now) {
-        if (alt[i] instanceof Guards.TimeGuard) {
-            return Deadlines.passed(((Guards.TimeGuard) alt[i]).deadline(start), now);
+        if (alt[i] instanceof TimeGuard) {
+            return Deadlines.passed(((TimeGuard) alt[i]).deadline(start), now);
         }
         return alt[i].ready(reg, wake);
     }
@@ -192,12 +201,13 @@ public final class Alternative {
             throw new IllegalStateException("every guard of the Alternative is disabled by its precondition");
         }
         Fiber me = Fiber.current();
-        if (me.transfer instanceof Selection.Registration) { // the last select's promise, not kept: see ChannelImpl
-            Selection.Registration stale = (Selection.Registration) me.transfer;
-            me.transfer = null;
+        // the last select's promise, not kept: see ChannelImpl
+        if (FiberAccess.transfer(me) instanceof Selection.Registration) {
+            Selection.Registration stale = (Selection.Registration) FiberAccess.transfer(me);
+            FiberAccess.transfer(me, null);
             ChannelImpl.breakPromise(stale);
         }
-        WorkerPool user = me.isThreadBound() ? null : me.pool();
+        WorkerPool user = FiberAccess.isThreadBound(me) ? null : FiberAccess.pool(me);
         Simulation simulation = user == null ? null : user.simulation();
         if (simulation != null) {
             FiberPauses.simulationPoint();
@@ -213,7 +223,7 @@ public final class Alternative {
         StackReserve.forOperation(); // covers the unregistering after the wait too
         try {
             lockAll();
-            if (me.cancelPending()) {
+            if (FiberAccess.cancelPending(me)) {
                 cancelled = true;
             } else {
                 for (int i = 0; i < n; i++) {
@@ -230,8 +240,8 @@ public final class Alternative {
                     if (isReady(i, regs[i], wake, began, began)) {
                         chosen = i;
                         sel.claim(i);
-                    } else if (alt[i] instanceof Guards.TimeGuard) {
-                        long d = ((Guards.TimeGuard) alt[i]).deadline(began);
+                    } else if (alt[i] instanceof TimeGuard) {
+                        long d = ((TimeGuard) alt[i]).deadline(began);
                         if (d != deadline && Deadlines.earlier(d, deadline) == d) { // deadline starts at NEVER
                             timer = i;
                             deadline = d;
@@ -257,7 +267,7 @@ public final class Alternative {
             throw t;
         }
         if (cancelled) {
-            throw me.cancelledError();
+            throw FiberAccess.cancelledError(me);
         }
         wakeAll(wake);
         if (chosen >= 0) {
@@ -271,12 +281,12 @@ public final class Alternative {
         }
         int selected = sel.selected();
         if (selected == Selection.CANCELLED) {
-            throw me.cancelledError();
+            throw FiberAccess.cancelledError(me);
         }
         if (selected >= 0 && regs[selected].promisedAt != null) {
             // A partner claimed this choice as a promise (ChannelImpl's invariants): the operation that follows
             // finds it here and keeps it.
-            me.transfer = regs[selected];
+            FiberAccess.transfer(me, regs[selected]);
         }
         return selected;
     }
@@ -287,14 +297,14 @@ public final class Alternative {
      */
     @Pausable
     private static void awaitClaim(Fiber me, Selection sel, int timer, long deadline) {
-        if (me.isThreadBound()) {
+        if (FiberAccess.isThreadBound(me)) {
             awaitClaimOnThread(me, sel, timer, timer >= 0 ? deadline : Deadlines.NEVER);
             return;
         }
         TimerEntry entry = null;
         if (timer >= 0) {
             int t = timer;
-            entry = me.pool().wakeAt(deadline, () -> {
+            entry = FiberAccess.pool(me).wakeAt(deadline, () -> {
                 if (sel.claim(t)) {
                     me.unpark();
                 }
@@ -303,7 +313,7 @@ public final class Alternative {
         try {
             while (sel.selected() == Selection.NONE) {
                 FiberPauses.waitOn(sel);
-                if (sel.selected() == Selection.NONE && me.cancelPending()) {
+                if (sel.selected() == Selection.NONE && FiberAccess.cancelPending(me)) {
                     sel.claim(Selection.CANCELLED);
                 }
             }
@@ -326,7 +336,7 @@ public final class Alternative {
                 }
                 continue; // a stray unpark()
             }
-            if (!sel.claim(me.cancelPending() ? Selection.CANCELLED : timer)) {
+            if (!sel.claim(FiberAccess.cancelPending(me) ? Selection.CANCELLED : timer)) {
                 ThreadMode.awaitPermit(me); // a partner claimed it just now: take its wake-up
             }
             return;
@@ -368,7 +378,7 @@ public final class Alternative {
 
     private static void wakeAll(List<Fiber> fibers) {
         for (Fiber f : fibers) {
-            f.unparkReserved();
+            FiberAccess.unparkReserved(f);
         }
     }
 }

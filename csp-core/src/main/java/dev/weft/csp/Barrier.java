@@ -1,5 +1,9 @@
 package dev.weft.csp;
 
+import dev.weft.csp.internal.FiberAccess;
+import dev.weft.csp.internal.FiberPauses;
+import dev.weft.csp.internal.Uses;
+import dev.weft.csp.internal.Waitable;
 import dev.weft.csp.runtime.StackReserve;
 import dev.weft.csp.runtime.WorkerPool;
 import java.util.ArrayList;
@@ -81,12 +85,12 @@ public final class Barrier {
         Object myRound;
         StackReserve.forOperation(); // the round's wake-ups below must not overflow the stack halfway
         synchronized (this) {
-            use(me.pool());
+            use(FiberAccess.pool(me));
             if (enrolled == 0) {
                 throw new IllegalStateException("sync() on a barrier with no enrolled process");
             }
-            if (me.cancelPending()) {
-                throw me.cancelledError();
+            if (FiberAccess.cancelPending(me)) {
+                throw FiberAccess.cancelledError(me);
             }
             myRound = round;
             if (arrived + 1 == enrolled) {
@@ -102,8 +106,8 @@ public final class Barrier {
         }
         while (round == myRound) {
             FiberPauses.waitOn(this);
-            if (round == myRound && me.cancelPending() && withdraw(me)) {
-                throw me.cancelledError();
+            if (round == myRound && FiberAccess.cancelPending(me) && withdraw(me)) {
+                throw FiberAccess.cancelledError(me);
             }
         }
     }
@@ -147,7 +151,7 @@ public final class Barrier {
     private static void wakeAll(List<Fiber> fibers) {
         if (fibers != null) {
             for (Fiber f : fibers) {
-                f.unparkReserved();
+                FiberAccess.unparkReserved(f);
             }
         }
     }

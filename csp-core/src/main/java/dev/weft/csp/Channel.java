@@ -1,5 +1,6 @@
 package dev.weft.csp;
 
+import dev.weft.csp.internal.ChannelImpl;
 import java.util.Objects;
 
 /**

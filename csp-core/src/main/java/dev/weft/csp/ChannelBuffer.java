@@ -1,15 +1,13 @@
 package dev.weft.csp;
 
-import java.util.ArrayDeque;
+import dev.weft.csp.internal.BufferState;
 
 /**
  * The buffering policy of a channel: {@link #fixed(int)}, {@link #overwritingOldest(int)} or
  * {@link #unbounded()}. A buffer instance belongs to the one channel it is given to.
  */
-public abstract class ChannelBuffer<T> {
-    private final ArrayDeque<T> items = new ArrayDeque<>();
-    private boolean owned;
-
+@SuppressWarnings("exports") // BufferState, its superclass, is internal on purpose: its members are all protected
+public abstract class ChannelBuffer<T> extends BufferState<T> {
     ChannelBuffer() {
     }
 
@@ -46,40 +44,6 @@ public abstract class ChannelBuffer<T> {
         }
     }
 
-    /** Claims this buffer for a channel; a buffer serves one channel only. */
-    final synchronized ChannelBuffer<T> claim() {
-        if (owned) {
-            throw new IllegalArgumentException("this ChannelBuffer already belongs to another channel");
-        }
-        owned = true;
-        return this;
-    }
-
-    final boolean isEmpty() {
-        return items.isEmpty();
-    }
-
-    final T take() {
-        return items.pollFirst();
-    }
-
-    final void clear() {
-        items.clear();
-    }
-
-    final ArrayDeque<T> items() {
-        return items;
-    }
-
-    /** Whether a write can complete now without a reader. */
-    abstract boolean hasSpace();
-
-    /** Adds a value; only called when {@link #hasSpace()}. */
-    abstract void put(T value);
-
-    /** Whether this is a zero-capacity buffer: every write meets its read. */
-    abstract boolean isSynchronous();
-
     private static final class Fixed<T> extends ChannelBuffer<T> {
         private final int capacity;
 
@@ -88,17 +52,17 @@ public abstract class ChannelBuffer<T> {
         }
 
         @Override
-        boolean hasSpace() {
+        protected boolean hasSpace() {
             return items().size() < capacity;
         }
 
         @Override
-        void put(T value) {
+        protected void put(T value) {
             items().addLast(value);
         }
 
         @Override
-        boolean isSynchronous() {
+        protected boolean isSynchronous() {
             return capacity == 0;
         }
     }
@@ -111,12 +75,12 @@ public abstract class ChannelBuffer<T> {
         }
 
         @Override
-        boolean hasSpace() {
+        protected boolean hasSpace() {
             return true;
         }
 
         @Override
-        void put(T value) {
+        protected void put(T value) {
             if (items().size() == capacity) {
                 items().pollFirst();
             }
@@ -124,7 +88,7 @@ public abstract class ChannelBuffer<T> {
         }
 
         @Override
-        boolean isSynchronous() {
+        protected boolean isSynchronous() {
             return false;
         }
     }

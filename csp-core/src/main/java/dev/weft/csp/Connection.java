@@ -1,5 +1,9 @@
 package dev.weft.csp;
 
+import dev.weft.csp.internal.AltGuard;
+import dev.weft.csp.internal.ChannelImpl;
+import dev.weft.csp.internal.Selection;
+import dev.weft.csp.internal.Waitable;
 import java.util.List;
 
 /**

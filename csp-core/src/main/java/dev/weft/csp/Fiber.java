@@ -1,18 +1,27 @@
 package dev.weft.csp;
 
+import dev.weft.csp.internal.ApiAccess;
+import dev.weft.csp.internal.ChannelQueue;
+import dev.weft.csp.internal.Deadlines;
+import dev.weft.csp.internal.FiberLifecycle;
+import dev.weft.csp.internal.FiberPauses;
+import dev.weft.csp.internal.FiberState;
+import dev.weft.csp.internal.Joiners;
+import dev.weft.csp.internal.LibraryAccess;
+import dev.weft.csp.internal.ProcessNames;
+import dev.weft.csp.internal.ThreadMode;
+import dev.weft.csp.internal.Unwoven;
 import dev.weft.csp.runtime.FiberPrimitives;
-import dev.weft.csp.runtime.Schedulable;
 import dev.weft.csp.runtime.RunGroup;
 import dev.weft.csp.runtime.RuntimeEvents;
+import dev.weft.csp.runtime.Simulation;
 import dev.weft.csp.runtime.StackReserve;
 import dev.weft.csp.runtime.WorkerPool;
 import dev.weft.csp.spi.ApiBridge;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
-import java.lang.invoke.VarHandle;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -22,106 +31,31 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Each plain Java thread that calls a pausable method gets a thread-bound fiber of its own: its pauses
  * block that thread instead of unwinding.
  */
-public final class Fiber extends Schedulable {
-    // This class is the handle and the state machine (the fields, the wake-ups, a carrier's slice); the rest works
-    // on its fields from classes of one concern each, so that a fiber stays one object of 72 bytes: FiberPauses
-    // (the woven forms of the primitives), ThreadMode (a plain thread's own fiber), Joiners (join and the end's
-    // watcher), FiberLifecycle (start, launch, end), FiberLocalValues, FiberDump.
+@SuppressWarnings("exports") // FiberState, its superclass, is internal on purpose: its members are all protected
+public final class Fiber extends FiberState {
+    // This class is the handle and a carrier's slice; its fields and wake-ups are FiberState's, its internal
+    // superclass, and the rest works on those fields from classes of one concern each in dev.weft.csp.internal,
+    // so that a fiber stays one object of 72 bytes: FiberPauses (the woven forms of the primitives), ThreadMode (a
+    // plain thread's own fiber), Joiners (join and the end's watcher), FiberLifecycle (start, launch, end),
+    // FiberLocalValues, FiberDump.
     static {
         FiberPrimitives.install(new FiberPauses.Installed()); // first: woven code reaches the primitives through them
+        ApiAccess.install(new Access()); // the internals' way in (dev.weft.csp.internal)
         ApiBridge.install(new LibraryAccess()); // the SPI's way in (dev.weft.csp.spi.Extensions)
     }
 
-    // Scheduling states. A wake-up that arrives while the fiber is still running (it registered with a
-    // channel and is unwinding) is remembered by RUNNING_WOKEN, so it is never lost.
-    // QUEUED: parked in a channel's wait queue; only the channel wakes it, so that wake-up needs no CAS.
-    // THREAD_BOUND: a plain thread's own fiber, for ever (its pauses block the thread: see wakeups).
-    static final int RUNNABLE = 0, RUNNING_STATE = 1, RUNNING_WOKEN = 2, PARKED = 3, DONE = 4, QUEUED = 5,
-            THREAD_BOUND = 6;
-    // How the running slice ends (pauseKind). YIELDING: set by yield() as the fiber unwinds; once re-queued
-    // (YIELDED), its state word is left as it was, so a wake-up that arrived meanwhile (RUNNING_WOKEN) is still
-    // there for its next park(). INTO_CHANNEL: unwinding into the wait queue of the channel end it waits on
-    // (its blocker), whose lock it holds until it has unwound (see FiberPauses.parkLocked).
-    static final byte NOT_YIELDING = 0, YIELDING = 1, YIELDED = 2, INTO_CHANNEL = 3;
-    /** Back-edges a preemptive fiber passes between two looks at whether others wait for its carrier. */
-    static final int PREEMPT_CHECKS = Math.max(1, Integer.getInteger("weft.preemptChecks", 8192));
-    static final AtomicIntegerFieldUpdater<Fiber> STATE = AtomicIntegerFieldUpdater.newUpdater(Fiber.class, "state");
-    // A plain thread's wake-ups (wakeups). PERMIT: an unpark() or the runtime's wake-up of a wait that checks its
-    // condition again. HANDED_OVER: the channel the thread queued on took it out (wakeFromChannel); apart from
-    // PERMIT, because a channel wait does not check again, and an unpark() meant for a later park() must not end it.
-    static final byte PERMIT = 1, HANDED_OVER = 2;
-    private static final VarHandle WAKEUPS = wakeupsHandle();
     private static final MethodHandle RUN_WOVEN = wovenRun();
-
-    // Each field below carries what no other field can (a fiber blocked on a channel is most of what a program
-    // with millions of processes holds): the pool is its home worker's (homePool()), a thread's own
-    // fiber keeps its thread where a fiber keeps its process, the failure takes the joiners' place once they
-    // are woken, and the rare FiberLocal values share a side object with the run. The classes named above
-    // read and write them; nothing else outside this class should.
-
-    /** What the fiber runs: its {@link CSProcess}, or, for a plain thread's own fiber, that {@link Thread}. */
-    final Object process;
-    /**
-     * The run this fiber belongs to (a {@link RunGroup}, or null outside every run), or, once the fiber has
-     * {@link FiberLocal} values, a {@link FiberLocalValues} holding that run and the values.
-     */
-    Object runAndLocals;
-    volatile int state;
-    /**
-     * A plain thread's own fiber: the wake-ups given and not yet taken, bits {@link #PERMIT} and
-     * {@link #HANDED_OVER} (see {@link ThreadMode}). One byte, so that a fiber stays 72 bytes.
-     */
-    volatile byte wakeups;
-    /** Set by {@link #cancel()}: every pause from then on throws {@link CancelledException}. */
-    volatile boolean cancelled;
-    /**
-     * Who waits in {@link #join()}, under this fiber's monitor (see {@link Joiners}): null (never joined),
-     * {@link Joiners#JOINED} (nobody now), the one fiber (the usual case: no list), or a list of them. A branch of
-     * {@link Parallel} also has its par here, as an {@link EndWatcher}: from its start, so that the par hears of
-     * its end, and of its failure, first. Once the fiber has ended (written before {@link #DONE}, so that whoever
-     * sees it done sees this): what it threw, or null; a failure that nobody had joined is held in an
-     * {@link dev.weft.csp.runtime.UnjoinedFailures.Entry}, which the first join claims (then the scheduler's
-     * handler never hears of it).
-     */
-    Object joiners;
-    /** How the running slice ends: {@link #NOT_YIELDING} and the others above. Written by the fiber's carrier. */
-    byte pauseKind;
-    /**
-     * What the fiber waits on while parked (a channel end, a barrier, a timer, a blocking call), or null. A
-     * channel operation sets it before it takes the channel's lock, so that {@link #cancel()} finds the queue
-     * the fiber may be in (see there).
-     */
-    Object blocker;
-
-    /**
-     * Set while the fiber performs the channel operation that follows its {@link Select}'s choice, to which a
-     * partner may have committed: a cancellation neither refuses it nor withdraws its wait (the next pause
-     * throws instead). Written before the operation takes the channel's lock, read under that lock.
-     */
-    boolean committed;
-    /** A value handed over by the party that woke this fiber (a channel's writer, for one). */
-    Object transfer;
-    /** The {@link #transfer} of a fiber whose wait {@link #cancel()} withdrew: the operation throws. */
-    static final Object WITHDRAWN = new Object();
 
     /** A fiber for {@code process} in run {@code group} (or none): {@link FiberLifecycle#launch} queues it. */
     Fiber(CSProcess process, RunGroup group) {
-        this.process = process;
+        super(process);
         this.runAndLocals = group;
     }
 
     /** The fiber of a plain thread (see {@link ThreadMode#forThread()}). */
     Fiber(Thread thread) {
-        this.process = thread;
+        super(thread);
         this.state = THREAD_BOUND;
-    }
-
-    private static VarHandle wakeupsHandle() {
-        try {
-            return MethodHandles.lookup().findVarHandle(Fiber.class, "wakeups", byte.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
     }
 
     private static MethodHandle wovenRun() {
@@ -214,17 +148,6 @@ public final class Fiber extends Schedulable {
             return;
         }
         unparkReserved(); // any other wait loops on its condition and withdraws itself once it sees the cancellation
-    }
-
-    /** Whether the running operation must stop: this fiber was cancelled, or this thread was interrupted. */
-    boolean cancelPending() {
-        return cancelled || (state == THREAD_BOUND && thread().isInterrupted()); // a thread's fiber is never cancelled
-    }
-
-    /** The exception a cancelled fiber's (or interrupted thread's) pause throws. */
-    CancelledException cancelledError() {
-        return new CancelledException(isThreadBound() ? "the thread " + thread().getName() + " was interrupted"
-                : this + " was cancelled");
     }
 
     // ------------------------------------- the public primitives: thread forms here, woven forms in FiberPauses
@@ -330,76 +253,6 @@ public final class Fiber extends Schedulable {
         unparkReserved();
     }
 
-    /** As {@link #unpark()}, for the runtime's operations, which have checked the stack already. */
-    void unparkReserved() {
-        wake(false);
-    }
-
-    /**
-     * As {@link #unpark()}, for a wake-up by I/O that the calling carrier polled (a socket's bytes): the fiber
-     * runs on that carrier, where its socket lives, and no idle carrier steals it meanwhile (see
-     * {@link WorkerPool#submitPolled}).
-     */
-    void unparkPolled() {
-        StackReserve.forOperation();
-        wake(true);
-    }
-
-    private void wake(boolean polled) {
-        for (;;) {
-            int s = state;
-            if (s == PARKED) {
-                if (STATE.compareAndSet(this, PARKED, RUNNABLE)) { // one waker wins: it alone queues the fiber
-                    if (polled) {
-                        pool().submitPolled(this);
-                    } else {
-                        pool().submit(this);
-                    }
-                    return;
-                }
-            } else if (s == RUNNING_STATE) {
-                if (STATE.compareAndSet(this, RUNNING_STATE, RUNNING_WOKEN)) { // runSlice's CAS to PARKED then fails
-                    return;
-                }
-            } else if (s == THREAD_BOUND) {
-                give(PERMIT);
-                return;
-            } else {
-                return; // already runnable, already woken, or ended
-            }
-        }
-    }
-
-    /**
-     * Gives this plain thread's fiber wake-up {@code kind} and unparks the thread. Atomic: another kind may be
-     * given at once. The giver's writes before it (a channel's transfer) are visible to the thread that takes it.
-     */
-    private void give(byte kind) {
-        WAKEUPS.getAndBitwiseOr(this, kind);
-        LockSupport.unpark(thread());
-    }
-
-    /** Takes wake-up {@code kind} if it was given (true); only the fiber's own thread calls this. */
-    boolean take(byte kind) {
-        if ((wakeups & kind) == 0) {
-            return false;
-        }
-        WAKEUPS.getAndBitwiseAnd(this, (byte) ~kind); // atomic: the other kind may be given meanwhile
-        return true;
-    }
-
-    /** Wakes a fiber that a channel took out of its wait queue (after {@link FiberPauses#parkLocked}); any thread. */
-    void wakeFromChannel() {
-        if (isThreadBound()) {
-            give(HANDED_OVER);
-            return;
-        }
-        // The channel's lock made the taker its only waker (no CAS), and the queue that takes the fiber publishes
-        // this store with it; a release store orders the writes of the exchange (transfer) before it.
-        STATE.lazySet(this, RUNNABLE);
-        pool().submit(this);
-    }
-
     // ---------------------------------------------------------------- running on a carrier
 
     @Override
@@ -476,74 +329,6 @@ public final class Fiber extends Schedulable {
 
     // ---------------------------------------------------------------- what the rest of the runtime asks
 
-    /**
-     * The time this fiber's deadlines are measured on: its scheduler's clock (virtual on a simulated one), or
-     * {@link System#nanoTime()} for a plain thread's own fiber.
-     */
-    long nanoTime() {
-        return isThreadBound() ? System.nanoTime() : pool().nanoTime();
-    }
-
-    /** Whether this is a plain thread's own fiber (pauses block the thread). */
-    boolean isThreadBound() {
-        return state == THREAD_BOUND;
-    }
-
-    /** The thread of a plain thread's own fiber. */
-    Thread thread() {
-        return (Thread) process;
-    }
-
-    /** The pool this fiber runs in (its home worker's); null for a plain thread's own fiber. */
-    WorkerPool pool() {
-        return homePool();
-    }
-
-    /** The run this fiber belongs to, or null. Any thread. */
-    RunGroup group() {
-        return FiberLocalValues.group(runAndLocals);
-    }
-
-    /** The next waiter after this fiber in the channel wait queue it waits in ({@link WaitQueue}); under its lock. */
-    Object nextWaiter() {
-        return waitLink();
-    }
-
-    /** Links {@code waiter} after this fiber in its channel wait queue; under that channel's lock. */
-    void nextWaiter(Object waiter) {
-        waitLink(waiter);
-    }
-
-    /** Counts a hand-placed preemption check: true once every {@code every} on this fiber's carrier. */
-    boolean preemptCheckDue(int every) {
-        return yieldCheckDue(every);
-    }
-
-    /** The fiber running on the calling carrier thread, or null on a plain thread. */
-    static Fiber runningFiber() {
-        return (Fiber) WorkerPool.runningHere();
-    }
-
-    Thread carrierThread() {
-        return lastCarrier();
-    }
-
-    /** Whether the fiber is parked (a volatile read: what it did before parking is visible after it). */
-    boolean isParked() {
-        int s = state;
-        return s == PARKED || s == QUEUED;
-    }
-
-    /** Records {@code b} as what the fiber is about to wait on: before it takes {@code b}'s lock (see {@link #cancel()}). */
-    void willWaitOn(Object b) {
-        blocker = b;
-    }
-
-    /** What the fiber waits on while parked, or null. */
-    Object blocker() {
-        return blocker;
-    }
-
     /** What this fiber runs, for people: see {@link ProcessNames}. */
     String processName() {
         return ProcessNames.of(process, this);
@@ -553,5 +338,43 @@ public final class Fiber extends Schedulable {
     public String toString() {
         return isThreadBound() ? "Fiber[thread " + thread().getName() + "]"
                 : "Fiber@" + Integer.toHexString(System.identityHashCode(this)) + "[" + processName() + "]";
+    }
+
+    /** The API package's members that its internals need (see {@link ApiAccess}). */
+    private static final class Access extends ApiAccess {
+        @Override
+        protected Fiber newFiber(CSProcess process, RunGroup group) {
+            return new Fiber(process, group);
+        }
+
+        @Override
+        protected Fiber newFiber(Thread thread) {
+            return new Fiber(thread);
+        }
+
+        @Override
+        protected WorkerPool pool(Scheduler scheduler) {
+            return scheduler.pool;
+        }
+
+        @Override
+        protected Scheduler simulated(Simulation simulation) {
+            return Scheduler.simulated(simulation);
+        }
+
+        @Override
+        protected boolean withdraw(Barrier barrier, Fiber f) {
+            return barrier.withdraw(f);
+        }
+
+        @Override
+        protected boolean withdraw(Readiness readiness, Fiber f) {
+            return readiness.withdraw(f);
+        }
+
+        @Override
+        protected boolean onlyUsedBy(Barrier barrier, WorkerPool pool, boolean creatorCounts) {
+            return barrier.onlyUsedBy(pool, creatorCounts);
+        }
     }
 }

@@ -1,5 +1,8 @@
 package dev.weft.csp;
 
+import dev.weft.csp.internal.FiberAccess;
+import dev.weft.csp.internal.FiberLocalValues;
+import dev.weft.csp.internal.ThreadMode;
 import dev.weft.csp.runtime.Carrier;
 import java.util.Map;
 import java.util.Objects;
@@ -80,7 +83,7 @@ public final class FiberLocal<T> {
 
     /** The fiber running this code, or the plain thread's own fiber. */
     private static Fiber owner() {
-        Fiber f = Fiber.runningFiber();
+        Fiber f = FiberAccess.runningFiber();
         if (f != null) {
             return f;
         }

@@ -1,5 +1,12 @@
 package dev.weft.csp;
 
+import dev.weft.csp.internal.EndWatcher;
+import dev.weft.csp.internal.FiberAccess;
+import dev.weft.csp.internal.FiberLifecycle;
+import dev.weft.csp.internal.FiberPauses;
+import dev.weft.csp.internal.Rethrow;
+import dev.weft.csp.internal.ThreadMode;
+import dev.weft.csp.internal.Waitable;
 import dev.weft.csp.runtime.WorkerPool;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,8 +41,8 @@ public final class Parallel {
             }
         }
         Fiber me = Fiber.current();
-        if (me.cancelPending()) {
-            throw me.cancelledError();
+        if (FiberAccess.cancelPending(me)) {
+            throw FiberAccess.cancelledError(me);
         }
         Par par = new Par(processes.length);
         int i = 0;
@@ -180,16 +187,16 @@ public final class Parallel {
         @Pausable
         void awaitAll() {
             Fiber me = Fiber.current();
-            if (me.cancelPending()) {
-                throw me.cancelledError();
+            if (FiberAccess.cancelPending(me)) {
+                throw FiberAccess.cancelledError(me);
             }
             if (!waitingFor(me)) {
                 return;
             }
             while (!allEnded()) {
                 FiberPauses.waitOn(this);
-                if (me.cancelPending() && !allEnded()) {
-                    throw me.cancelledError();
+                if (FiberAccess.cancelPending(me) && !allEnded()) {
+                    throw FiberAccess.cancelledError(me);
                 }
             }
         }
@@ -202,7 +209,7 @@ public final class Parallel {
                 return;
             }
             while (!allEnded()) {
-                if (me.isThreadBound()) {
+                if (FiberAccess.isThreadBound(me)) {
                     ThreadMode.awaitPermit(me);
                 } else {
                     FiberPauses.waitOn(this);
@@ -224,7 +231,7 @@ public final class Parallel {
         @Override
         public synchronized boolean onlyUsedBy(WorkerPool pool, boolean creatorCounts) {
             for (Fiber f : branches) {
-                if (f != null && !f.isDone() && f.pool() != pool) {
+                if (f != null && !f.isDone() && FiberAccess.pool(f) != pool) {
                     return false;
                 }
             }

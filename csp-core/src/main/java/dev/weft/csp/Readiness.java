@@ -1,5 +1,11 @@
 package dev.weft.csp;
 
+import dev.weft.csp.internal.AltGuard;
+import dev.weft.csp.internal.ChannelImpl;
+import dev.weft.csp.internal.FiberAccess;
+import dev.weft.csp.internal.FiberPauses;
+import dev.weft.csp.internal.Selection;
+import dev.weft.csp.internal.ThreadMode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -53,12 +59,12 @@ public final class Readiness implements Guard {
     public void await() {
         Fiber me = Fiber.current();
         while (!ready.getAsBoolean()) {
-            if (me.cancelPending()) {
-                throw me.cancelledError();
+            if (FiberAccess.cancelPending(me)) {
+                throw FiberAccess.cancelledError(me);
             }
             add(me);
             if (ready.getAsBoolean()) { // it came between the check and the registration
-                if (!remove(me) && me.isThreadBound()) {
+                if (!remove(me) && FiberAccess.isThreadBound(me)) {
                     // A signal took the registration (under this monitor, as remove decides) and owes it exactly
                     // one wake-up, perhaps not given yet: a thread takes it here, so that no later Fiber.park()
                     // returns for it. A fiber's stray wake-up only makes its next wait check its condition
@@ -68,8 +74,8 @@ public final class Readiness implements Guard {
                 return;
             }
             FiberPauses.waitOn(this); // a thread withdraws itself when interrupted (see withdraw)
-            if (me.cancelPending() && remove(me)) {
-                throw me.cancelledError();
+            if (FiberAccess.cancelPending(me) && remove(me)) {
+                throw FiberAccess.cancelledError(me);
             }
             // else signalled: the loop checks the condition again (a signal may come before it holds)
         }
@@ -102,11 +108,11 @@ public final class Readiness implements Guard {
     /** The waiter runs on the signalling carrier (where the socket's I/O was polled), or its home if none. */
     private static void wake(Object waiter) {
         if (waiter instanceof Fiber) {
-            ((Fiber) waiter).unparkPolled();
+            FiberAccess.unparkPolled(((Fiber) waiter));
         } else if (waiter != null) {
             Selection.Registration r = (Selection.Registration) waiter;
             if (r.selection.claim(r.index)) {
-                r.selection.fiber.unparkPolled();
+                FiberAccess.unparkPolled(r.selection.fiber);
             }
         }
     }
@@ -161,7 +167,7 @@ public final class Readiness implements Guard {
             add(me);
             if (ready.getAsBoolean() && remove(me) && me.selection.claim(me.index)) {
                 // Chosen before it waits: a fiber sees the choice before it pauses; a thread waits for a permit.
-                if (me.selection.fiber.isThreadBound()) {
+                if (FiberAccess.isThreadBound(me.selection.fiber)) {
                     me.selection.fiber.unpark();
                 }
             }

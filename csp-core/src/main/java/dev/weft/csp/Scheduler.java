@@ -1,5 +1,8 @@
 package dev.weft.csp;
 
+import dev.weft.csp.internal.Deadlines;
+import dev.weft.csp.internal.DeadlockDetector;
+import dev.weft.csp.internal.FiberDump;
 import dev.weft.csp.management.SchedulerMXBean;
 import dev.weft.csp.runtime.SchedulerMBeans;
 import dev.weft.csp.runtime.Simulation;

@@ -1,5 +1,6 @@
 package dev.weft.csp;
 
+import dev.weft.csp.internal.FiberAccess;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -225,11 +226,11 @@ public final class Select {
     @Pausable
     private static Object committed(AltingChannelInput<Object> in) {
         Fiber me = Fiber.current();
-        me.committed = true;
+        FiberAccess.committed(me, true);
         try {
             return in.read();
         } finally {
-            me.committed = false;
+            FiberAccess.committed(me, false);
         }
     }
 
@@ -237,11 +238,11 @@ public final class Select {
     @Pausable
     private static void committed(AltingChannelOutput<Object> out, Object value) {
         Fiber me = Fiber.current();
-        me.committed = true;
+        FiberAccess.committed(me, true);
         try {
             out.write(value);
         } finally {
-            me.committed = false;
+            FiberAccess.committed(me, false);
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.weft.csp;
 
+import dev.weft.csp.internal.WrappedProcess;
 import java.time.Duration;
 
 /**

@@ -1,5 +1,8 @@
 package dev.weft.csp;
 
+import dev.weft.csp.internal.Deadlines;
+import dev.weft.csp.internal.FiberAccess;
+import dev.weft.csp.internal.FiberPauses;
 import dev.weft.csp.runtime.TimerEntry;
 import java.time.Duration;
 import java.util.concurrent.locks.LockSupport;
@@ -32,7 +35,7 @@ public final class Timer {
         if (d == null) {
             throw new NullPointerException("duration is null");
         }
-        sleepUntil(Deadlines.after(Fiber.current().nanoTime(), d));
+        sleepUntil(Deadlines.after(FiberAccess.nanoTime(Fiber.current()), d));
     }
 
     /**
@@ -44,31 +47,32 @@ public final class Timer {
     @Pausable
     public static void sleepUntil(long deadline) {
         Fiber me = Fiber.current();
-        if (me.cancelPending()) {
-            throw me.cancelledError();
+        if (FiberAccess.cancelPending(me)) {
+            throw FiberAccess.cancelledError(me);
         }
-        if (me.isThreadBound()) {
+        if (FiberAccess.isThreadBound(me)) {
             sleepOnThread(me, deadline);
             return;
         }
-        if (Deadlines.passed(deadline, me.nanoTime())) {
+        if (Deadlines.passed(deadline, FiberAccess.nanoTime(me))) {
             return;
         }
         if (deadline == Deadlines.NEVER) {
             for (;;) {
                 FiberPauses.waitOn(FOREVER);
-                if (me.cancelPending()) {
-                    throw me.cancelledError();
+                if (FiberAccess.cancelPending(me)) {
+                    throw FiberAccess.cancelledError(me);
                 }
             }
         }
-        TimerEntry wake = me.pool().wakeAt(deadline, me::unpark); // made per sleep: a field would cost every fiber
+        // made per sleep: a field would cost every fiber
+        TimerEntry wake = FiberAccess.pool(me).wakeAt(deadline, me::unpark);
         do {
             FiberPauses.waitOn(wake); // the carrier runs other fibers meanwhile; the timer wakes this one
-            if (me.cancelPending() && wake.cancel()) {
-                throw me.cancelledError();
+            if (FiberAccess.cancelPending(me) && wake.cancel()) {
+                throw FiberAccess.cancelledError(me);
             }
-        } while (!Deadlines.passed(deadline, me.nanoTime()));
+        } while (!Deadlines.passed(deadline, FiberAccess.nanoTime(me)));
     }
 
     /**
@@ -77,15 +81,15 @@ public final class Timer {
      * {@link dev.weft.csp.spi.Extensions#simulated}), and {@link System#nanoTime()} anywhere else.
      */
     public static long now() {
-        Fiber f = Fiber.runningFiber();
-        return f == null ? System.nanoTime() : f.pool().nanoTime();
+        Fiber f = FiberAccess.runningFiber();
+        return f == null ? System.nanoTime() : FiberAccess.pool(f).nanoTime();
     }
 
     private static void sleepOnThread(Fiber me, long deadline) {
         long wait;
         while ((wait = Deadlines.remaining(deadline, System.nanoTime())) > 0) {
-            if (me.cancelPending()) {
-                throw me.cancelledError();
+            if (FiberAccess.cancelPending(me)) {
+                throw FiberAccess.cancelledError(me);
             }
             if (wait == Long.MAX_VALUE) {
                 LockSupport.park(me);

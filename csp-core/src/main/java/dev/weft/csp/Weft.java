@@ -1,5 +1,11 @@
 package dev.weft.csp;
 
+import dev.weft.csp.internal.BlockingCall;
+import dev.weft.csp.internal.FiberAccess;
+import dev.weft.csp.internal.FiberLifecycle;
+import dev.weft.csp.internal.FiberPauses;
+import dev.weft.csp.internal.NamedProcess;
+import dev.weft.csp.internal.Rethrow;
 import dev.weft.csp.runtime.BlockingCalls;
 import dev.weft.csp.runtime.Carrier;
 import dev.weft.csp.runtime.RunGroup;
@@ -211,28 +217,28 @@ public final class Weft {
             throw new NullPointerException("call is null");
         }
         Fiber me = Fiber.current();
-        if (me.isThreadBound()) {
+        if (FiberAccess.isThreadBound(me)) {
             try {
                 return call.call();
             } catch (Exception e) {
                 throw Rethrow.unchecked(e);
             }
         }
-        if (me.cancelPending()) {
-            throw me.cancelledError();
+        if (FiberAccess.cancelPending(me)) {
+            throw FiberAccess.cancelledError(me);
         }
         BlockingCall<T> task = new BlockingCall<>(call, me);
-        me.pool().blockingCall(1);
+        FiberAccess.pool(me).blockingCall(1);
         try {
             BlockingCalls.execute(task);
         } catch (RuntimeException | Error e) {
-            me.pool().blockingCall(-1);
+            FiberAccess.pool(me).blockingCall(-1);
             throw e;
         }
         do {
             FiberPauses.waitOn(task);
-            if (!task.isDone() && me.cancelPending() && task.abandon()) {
-                throw me.cancelledError(); // the call's thread is interrupted; what it returns is dropped
+            if (!task.isDone() && FiberAccess.cancelPending(me) && task.abandon()) {
+                throw FiberAccess.cancelledError(me); // the call's thread is interrupted; what it returns is dropped
             }
         } while (!task.isDone());
         return task.result();

@@ -2,6 +2,7 @@ package dev.weft.csp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.module.ModuleDescriptor;
@@ -25,18 +26,54 @@ import org.junit.jupiter.api.Test;
 /**
  * What csp-core's {@code module-info} exports to every module (the API, the weaver's ABI, the management
  * interface) names no type of a
- * package it keeps for the libraries built on Weft or for itself (the SPI, the runtime): no public or protected
- * member of a public type there, nor a public member it inherits, is declared in or mentions such a package. So a
- * program on the module path can use every signature it sees, and on the class path the internals are reachable
- * only by naming their packages.
+ * package it keeps for the libraries built on Weft or for itself (the SPI, the runtime, the internals): no public or
+ * protected member of a public type there, nor a public member it inherits, is declared in or mentions such a
+ * package. So a program on the module path can use every signature it sees, and on the class path the internals are
+ * reachable only by naming their packages. The API package holds the API alone: Weft's own classes are in
+ * {@code dev.weft.csp.internal}, which no module may read.
  */
 class ApiSignaturesTest {
     private static final ModuleDescriptor MODULE = descriptor();
+    /** The top-level types of the API package: DESIGN.md's names. A class that is not one of them is internal. */
+    private static final Set<String> API = Set.of("Alternative", "AltingChannelInput", "AltingChannelOutput",
+            "Any2AnyChannel", "Any2OneChannel", "Any2OneConnection", "Barrier", "BlockingCallable", "CSProcess",
+            "CancelledException", "Channel", "ChannelBuffer", "ChannelClosedException", "ChannelInput", "ChannelOutput",
+            "Computation", "Connection", "ConnectionClient", "ConnectionServer", "DeadlockException", "Fiber",
+            "FiberLocal", "ForwardingGuard", "Guard", "Guards", "IntProcess", "One2AnyChannel", "One2OneChannel",
+            "One2OneConnection", "Parallel", "Pausable", "PoisonException", "Readiness", "Scheduler", "Select",
+            "SharedAltingChannelInput", "SharedAltingChannelOutput", "SharedChannelInput", "SharedChannelOutput",
+            "Task", "Timer", "ValueProcess", "Weft");
 
     @Test
     void theModuleExportsTheApiTheAbiAndManagementToAllAndTheRestToTheLibrariesBuiltOnWeft() {
         assertEquals(Set.of("dev.weft.csp", "dev.weft.csp.abi", "dev.weft.csp.management"), exportedToAll(), "exported to every module");
-        assertEquals(Set.of("dev.weft.csp.runtime", "dev.weft.csp.spi"), internal(), "internal packages");
+        assertEquals(Set.of("dev.weft.csp.internal", "dev.weft.csp.runtime", "dev.weft.csp.spi"), internal(),
+                "internal packages");
+        assertEquals(Set.of("dev.weft.csp.runtime", "dev.weft.csp.spi"), MODULE.exports().stream()
+                .filter(ModuleDescriptor.Exports::isQualified).map(ModuleDescriptor.Exports::source)
+                .collect(Collectors.toSet()), "exported to the libraries built on Weft alone (the internals to none)");
+    }
+
+    @Test
+    void theApiPackageHoldsTheApiAlone() throws Exception {
+        Set<String> topLevel = new TreeSet<>();
+        List<String> hidden = new ArrayList<>();
+        for (Class<?> c : types("dev.weft.csp")) {
+            if (c.isAnonymousClass() || c.isLocalClass() || c.isSynthetic()) {
+                continue;
+            }
+            if (c.getEnclosingClass() == null) {
+                topLevel.add(c.getSimpleName());
+            }
+            // A nested class that is not private is a class of the package's own, however it is named.
+            int access = c.getModifiers();
+            if (!Modifier.isPublic(access) && (c.getEnclosingClass() == null || !Modifier.isPrivate(access))) {
+                hidden.add(c.getName());
+            }
+        }
+        assertEquals(List.of(), hidden,
+                "classes of the API package that are not API: move them to dev.weft.csp.internal");
+        assertEquals(new TreeSet<>(API), topLevel, "the API package's types (a new type there must be DESIGN.md's)");
     }
 
     @Test
@@ -52,7 +89,7 @@ class ApiSignaturesTest {
 
     private static void leaksOf(Class<?> c, List<String> leaks) {
         Class<?> superclass = c.getSuperclass();
-        if (superclass != null && internal(superclass) && c != Fiber.class) {
+        if (superclass != null && internal(superclass) && !closedToOtherPackages(c)) {
             leaks.add(c.getName() + " extends " + superclass.getName());
         }
         for (Type t : c.getGenericInterfaces()) {
@@ -61,6 +98,11 @@ class ApiSignaturesTest {
         for (Method m : c.getMethods()) {
             if (internal(m.getDeclaringClass()) && !inheritedByTheFiberFromItsRuntimeBase(c, m)) {
                 leaks.add(c.getName() + " inherits " + m);
+            }
+        }
+        for (Field f : c.getFields()) {
+            if (internal(f.getDeclaringClass())) {
+                leaks.add(c.getName() + " inherits " + f);
             }
         }
         List<Member> members = new ArrayList<>();
@@ -90,6 +132,22 @@ class ApiSignaturesTest {
     }
 
     /**
+     * Whether no class of another package can extend {@code c}: then an internal superclass's protected members (a
+     * fiber's state, a buffer's values) reach no one outside, and its public members are checked as inherited ones.
+     */
+    private static boolean closedToOtherPackages(Class<?> c) {
+        if (Modifier.isFinal(c.getModifiers())) {
+            return true;
+        }
+        for (Executable k : c.getDeclaredConstructors()) {
+            if (Modifier.isPublic(k.getModifiers()) || Modifier.isProtected(k.getModifiers())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
      * A fiber is the scheduler's unit itself, so that it costs no handle object: it extends the runtime's
      * {@code Schedulable}, whose only public member, {@code lastCarrier()}, names no internal type.
      */
@@ -112,7 +170,7 @@ class ApiSignaturesTest {
 
     /** The module's packages that are not exported to every module. */
     private static Set<String> internal() {
-        Set<String> internal = new TreeSet<>(MODULE.packages());
+        Set<String> internal = new TreeSet<>(packages());
         internal.removeAll(exportedToAll());
         return internal;
     }
@@ -124,16 +182,38 @@ class ApiSignaturesTest {
     /** Every public type of the package, nested ones included, as compiled. */
     private static List<Class<?>> publicTypes(String pkg) throws IOException, ClassNotFoundException {
         List<Class<?>> types = new ArrayList<>();
-        try (Stream<Path> files = Files.list(classes().resolve(pkg.replace('.', '/')))) {
-            for (Path f : (Iterable<Path>) files.filter(p -> p.toString().endsWith(".class"))::iterator) {
-                String simple = f.getFileName().toString().replace(".class", "");
-                Class<?> c = Class.forName(pkg + "." + simple, false, Channel.class.getClassLoader());
-                if (isPubliclyReachable(c)) {
-                    types.add(c);
-                }
+        for (Class<?> c : types(pkg)) {
+            if (isPubliclyReachable(c)) {
+                types.add(c);
             }
         }
         return types;
+    }
+
+    /** Every type of the package, nested ones included, as compiled. */
+    private static List<Class<?>> types(String pkg) throws IOException, ClassNotFoundException {
+        List<Class<?>> types = new ArrayList<>();
+        try (Stream<Path> files = Files.list(classes().resolve(pkg.replace('.', '/')))) {
+            for (Path f : (Iterable<Path>) files.filter(p -> p.toString().endsWith(".class"))::iterator) {
+                String simple = f.getFileName().toString().replace(".class", "");
+                types.add(Class.forName(pkg + "." + simple, false, Channel.class.getClassLoader()));
+            }
+        }
+        return types;
+    }
+
+    /**
+     * The module's packages, as compiled: every folder of classes (the descriptor javac writes names the exported
+     * packages only).
+     */
+    private static Set<String> packages() {
+        try (Stream<Path> files = Files.walk(classes())) {
+            return files.filter(p -> p.toString().endsWith(".class") && !p.endsWith("module-info.class"))
+                    .map(p -> classes().relativize(p.getParent()).toString().replace(File.separatorChar, '.'))
+                    .collect(Collectors.toCollection(TreeSet::new));
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot list the classes in " + classes(), e);
+        }
     }
 
     private static boolean isPubliclyReachable(Class<?> c) {

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.weft.csp.internal.FiberProbe;
 import java.lang.ref.WeakReference;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -31,7 +32,7 @@ class AwaitTest {
 
     private static boolean allParked(Scheduler s, int n) {
         var live = s.pool.liveSnapshot();
-        return live.size() == n && live.stream().allMatch(c -> ((Fiber) c).isParked());
+        return live.size() == n && live.stream().allMatch(c -> FiberProbe.isParked(((Fiber) c)));
     }
 
     @Test

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.weft.csp.internal.Joiners;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

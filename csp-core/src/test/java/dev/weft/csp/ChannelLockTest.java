@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.weft.csp.internal.ChannelImpl;
+import dev.weft.csp.internal.FiberLifecycle;
 import dev.weft.csp.runtime.LotProbe;
 import java.util.ArrayList;
 import java.util.List;

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.weft.csp.internal.FiberLifecycle;
+import dev.weft.csp.internal.FiberProbe;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -42,7 +44,7 @@ class ChannelTest {
                     One2OneChannel<String> ch = Channel.one2one();
                     AtomicReference<String> got = new AtomicReference<>();
                     Fiber reader = FiberLifecycle.start(() -> got.set(ch.in().read()), s.pool, null);
-                    while (!reader.isParked()) {
+                    while (!FiberProbe.isParked(reader)) {
                         Thread.onSpinWait();
                     }
                     reader.unpark();

@@ -82,7 +82,7 @@ class DeadlockTest {
             assertTrue(lineOf(m, a.get()).endsWith("parked, waiting on the input of " + toA.get()), m);
             assertTrue(lineOf(m, b.get()).endsWith("parked, waiting on the input of " + toB.get()), m);
             assertTrue(m.contains("2 blocked fibers"), m);
-            assertTrue(m.contains("\tat dev.weft.csp.ChannelImpl$In.read("), m);
+            assertTrue(m.contains("\tat dev.weft.csp.internal.ChannelImpl$In.read("), m);
             assertEquals(2, unwound.get(), "both were cancelled and unwound before Weft.run threw");
         });
     }

@@ -113,7 +113,7 @@ class FiberDumpTest {
             assertEquals(7, got.get());
             assertTrue(dump.startsWith("Weft scheduler " + s.name() + ": 2 workers, 1 live fiber"), dump);
             assertTrue(dump.contains("parked, waiting on the input of " + c), dump);
-            assertTrue(dump.contains("\tat dev.weft.csp.ChannelImpl$In.read(ChannelImpl.java:"), dump);
+            assertTrue(dump.contains("\tat dev.weft.csp.internal.ChannelImpl$In.read(ChannelImpl.java:"), dump);
             assertTrue(dump.contains("\tat dev.weft.csp.FiberDumpTest.readIt(FiberDumpTest.java:" + READ_LINE.get()
                     + ")\n"), dump);
             assertTrue(viaJmx.contains("FiberDumpTest.readIt(FiberDumpTest.java:" + READ_LINE.get() + ")"), viaJmx);

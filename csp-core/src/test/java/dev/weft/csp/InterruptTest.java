@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.weft.csp.internal.FiberProbe;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -171,7 +172,7 @@ class InterruptTest {
                 }
             });
             t.start();
-            while (sleeper.get() == null || !sleeper.get().isParked()) {
+            while (sleeper.get() == null || !FiberProbe.isParked(sleeper.get())) {
                 Thread.onSpinWait();
             }
             t.interrupt();

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.weft.csp.internal.FiberProbe;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -61,7 +62,7 @@ class LifecycleTest {
                     got.set(ch.in().read());
                 }));
                 runner.start();
-                while (reader.get() == null || !reader.get().isParked()) {
+                while (reader.get() == null || !FiberProbe.isParked(reader.get())) {
                     Thread.onSpinWait();
                 }
                 s.close(); // returns at once; the reader can still be woken, so the carriers stay
@@ -95,7 +96,7 @@ class LifecycleTest {
                 }
             });
             runner.start();
-            while (main.get() == null || !main.get().isParked()) {
+            while (main.get() == null || !FiberProbe.isParked(main.get())) {
                 Thread.onSpinWait();
             }
             s.close();

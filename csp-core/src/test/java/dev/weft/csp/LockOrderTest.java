@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.weft.csp.internal.ChannelImpl;
 import java.lang.reflect.Field;
 import java.util.HashMap;
 import java.util.Map;

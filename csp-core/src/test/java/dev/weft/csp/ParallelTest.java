@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.weft.csp.internal.FiberProbe;
 import java.time.Duration;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -75,12 +76,12 @@ class ParallelTest {
                 One2OneChannel<Integer> second = Channel.one2one();
                 Fiber par = Weft.spawn(() -> Parallel.run(() -> first.in().read(), () -> second.in().read()));
                 Schedulers.awaitParked(par);
-                assertEquals("the end of a par's 2 branches (2 running)", String.valueOf(par.blocker()));
+                assertEquals("the end of a par's 2 branches (2 running)", String.valueOf(FiberProbe.blocker(par)));
                 first.out().write(1);
-                while (!String.valueOf(par.blocker()).endsWith("(1 running)")) {
+                while (!String.valueOf(FiberProbe.blocker(par)).endsWith("(1 running)")) {
                     Fiber.yield();
                 }
-                assertTrue(par.isParked(), "one branch still runs");
+                assertTrue(FiberProbe.isParked(par), "one branch still runs");
                 second.out().write(2);
                 par.join();
             });

@@ -1,5 +1,6 @@
 package dev.weft.csp;
 
+import dev.weft.csp.internal.FiberProbe;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
@@ -36,7 +37,7 @@ final class Schedulers {
     /** Waits, from a fiber or a thread, until {@code f} is parked. */
     @Pausable
     static void awaitParked(Fiber f) {
-        while (!f.isParked()) {
+        while (!FiberProbe.isParked(f)) {
             if (f.isDone()) {
                 throw new AssertionError(f + " ended instead of blocking");
             }

@@ -1,5 +1,6 @@
 package dev.weft.csp;
 
+import dev.weft.csp.internal.FiberLifecycle;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;

@@ -27,19 +27,24 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * csp-core is a named module ({@code dev.weft.csp}, from its {@code module-info}): a program that is a module of
  * its own compiles against the jar on the module path, is woven by the command line, and runs there (fibers, a
- * channel, a par, the scheduler's MXBean); the SPI and the runtime are closed to it at compile time and at run
- * time.
+ * channel, a par, the scheduler's MXBean); the SPI, the runtime and the internals are closed to it at compile time
+ * and at run time.
  */
 @Timeout(180)
 class ModulePathTest {
     private static final String CORE_MODULE = "dev.weft.csp";
 
-    /** A par of a writer and a summing reader on two carriers, then what the program sees of csp-core's module. */
+    /**
+     * A par of a writer and a summing reader on two carriers, over a buffered channel, then what the program sees
+     * of csp-core's module. A fiber and a buffer are API types whose superclasses are in packages no module reads.
+     */
     private static final String PROGRAM = """
             package demo;
 
             import dev.weft.csp.Channel;
+            import dev.weft.csp.ChannelBuffer;
             import dev.weft.csp.ChannelInput;
+            import dev.weft.csp.Fiber;
             import dev.weft.csp.One2OneChannel;
             import dev.weft.csp.Parallel;
             import dev.weft.csp.Pausable;
@@ -55,12 +60,13 @@ class ModulePathTest {
                     long[] total = new long[1];
                     try (Scheduler scheduler = Scheduler.create(2)) {
                         Weft.run(scheduler, () -> {
-                            One2OneChannel<Integer> numbers = Channel.one2one();
+                            One2OneChannel<Integer> numbers = Channel.one2one(ChannelBuffer.fixed(16));
                             Parallel.run(() -> {
                                 for (int i = 1; i <= 1000; i++) {
                                     numbers.out().write(i);
                                 }
                             }, () -> total[0] = sum(numbers.in(), 1000));
+                            System.out.println("cancelled=" + Fiber.current().isCancelled());
                         });
                         System.out.println("sum=" + total[0]);
                         for (ObjectName bean : server.queryNames(new ObjectName("dev.weft:type=Scheduler,*"), null)) {
@@ -74,6 +80,13 @@ class ModulePathTest {
                             System.out.println("spi open");
                         } catch (IllegalAccessException e) {
                             System.out.println("spi closed");
+                        }
+                        One2OneChannel<Integer> channel = Channel.one2one(); // its class is internal
+                        try {
+                            channel.getClass().getMethod("lock").invoke(channel);
+                            System.out.println("internals open");
+                        } catch (IllegalAccessException e) {
+                            System.out.println("internals closed");
                         }
                     }
                 }
@@ -100,6 +113,17 @@ class ModulePathTest {
             }
             """;
 
+    /** A program that names the internals, which csp-core exports to no module. */
+    private static final String INTERNALS_INTRUDER = """
+            package demo;
+
+            public final class InternalsIntruder {
+                public static void main(String[] args) {
+                    System.out.println(dev.weft.csp.internal.Deadlines.nanos(java.time.Duration.ZERO));
+                }
+            }
+            """;
+
     @TempDir
     Path dir;
 
@@ -120,16 +144,28 @@ class ModulePathTest {
         ChildJvm.Result r = ChildJvm.run(dir, Duration.ofSeconds(120),
                 List.of("--module-path", core + File.pathSeparator + woven, "-m", "demo/demo.Pipeline"));
         assertEquals(0, r.exitCode(), r.toString());
-        assertEquals(List.of("sum=500500", "workers=2", CORE_MODULE + " automatic=false", "spi closed"), r.lines(),
+        assertEquals(List.of("cancelled=false", "sum=500500", "workers=2", CORE_MODULE + " automatic=false", "spi closed",
+                "internals closed"), r.lines(),
                 r.toString());
     }
 
     @Test
     void aProgramThatNamesTheSpiDoesNotCompile() throws Exception {
+        assertRefused("Intruder", INTRUDER,
+                "package dev.weft.csp.spi is declared in module dev.weft.csp, which does not export it to module demo");
+    }
+
+    @Test
+    void aProgramThatNamesTheInternalsDoesNotCompile() throws Exception {
+        assertRefused("InternalsIntruder", INTERNALS_INTRUDER,
+                "package dev.weft.csp.internal is declared in module dev.weft.csp, which does not export it");
+    }
+
+    /** javac refuses module {@code demo} with {@code source}, saying {@code why}. */
+    private void assertRefused(String className, String source, String why) throws IOException {
         StringWriter messages = new StringWriter();
-        assertEquals(null, compile("Intruder", INTRUDER, coreJar(), messages), "compiled");
-        assertTrue(messages.toString().contains("package dev.weft.csp.spi is declared in module dev.weft.csp, "
-                + "which does not export it to module demo"), messages.toString());
+        assertEquals(null, compile(className, source, coreJar(), messages), "compiled");
+        assertTrue(messages.toString().contains(why), messages.toString());
     }
 
     /** Compiles module {@code demo} with one class; its classes, or null if javac refused it. */

@@ -1,9 +1,10 @@
-package dev.weft.csp;
+package dev.weft.csp.internal;
 
+import dev.weft.csp.Fiber;
+import dev.weft.csp.Pausable;
 import dev.weft.csp.abi.Continuation;
 import dev.weft.csp.runtime.FiberPrimitives;
 import dev.weft.csp.runtime.Simulation;
-
 import static dev.weft.csp.Fiber.INTO_CHANNEL;
 import static dev.weft.csp.Fiber.RUNNING_STATE;
 import static dev.weft.csp.Fiber.RUNNING_WOKEN;
@@ -26,12 +27,12 @@ import static dev.weft.csp.abi.Continuation.RUNNING;
  * {@link dev.weft.csp.abi.HandWoven}, which calls {@link Installed}. On a plain thread's own fiber every one of
  * them blocks the thread or does nothing ({@link ThreadMode}).
  */
-final class FiberPauses {
+public final class FiberPauses {
     private FiberPauses() {
     }
 
     /** What the woven form of {@link Fiber#parkOn(Object)} does: a cancellation pending throws first. */
-    static void parkOn(Object blocker, Fiber f) {
+    public static void parkOn(Object blocker, Fiber f) {
         if (f.mode != RESUMING && f.cancelPending()) {
             throw f.cancelledError();
         }
@@ -44,12 +45,12 @@ final class FiberPauses {
      * throws); on a plain thread an interrupt withdraws the wait from {@code blocker} ({@link ThreadMode#withdraw}).
      */
     @Pausable
-    static void waitOn(Object blocker) {
+    public static void waitOn(Object blocker) {
         ThreadMode.block(ThreadMode.forThread(), blocker);
     }
 
     /** Woven form of {@link #waitOn(Object)}. */
-    static void waitOn(Object blocker, Fiber f) {
+    public static void waitOn(Object blocker, Fiber f) {
         if (f.mode == RESUMING) {
             f.mode = RUNNING;
             f.blocker = null;
@@ -96,7 +97,7 @@ final class FiberPauses {
     }
 
     /** What the woven form of {@link Fiber#yield()} does. */
-    static void yield(Fiber f) {
+    public static void yield(Fiber f) {
         if (f.mode == RESUMING) {
             f.mode = RUNNING;
         } else if (f.isThreadBound()) {
@@ -107,7 +108,7 @@ final class FiberPauses {
     }
 
     /** What the woven form of {@link Fiber#yieldIfDue()} does. */
-    static void yieldIfDue(Fiber f) {
+    public static void yieldIfDue(Fiber f) {
         if (f.mode == RESUMING) {
             f.mode = RUNNING; // back from the yield below
         } else if (f.preemptCheckDue(Fiber.PREEMPT_CHECKS) && f.pool().hasOtherWorkHere()) {
@@ -116,7 +117,7 @@ final class FiberPauses {
     }
 
     /** What the woven form of {@link Fiber#yieldIfOthersWait()} does. */
-    static void yieldIfOthersWait(Fiber f) {
+    public static void yieldIfOthersWait(Fiber f) {
         if (f.mode == RESUMING) {
             f.mode = RUNNING;
         } else if (!f.isThreadBound() && f.pool().hasOtherWorkHere()) {
@@ -130,12 +131,12 @@ final class FiberPauses {
      * one static read for it), selections when their fiber's pool is simulated.
      */
     @Pausable
-    static void simulationPoint() {
+    public static void simulationPoint() {
         // a plain thread is never simulated
     }
 
     /** Woven form of {@link #simulationPoint()}. */
-    static void simulationPoint(Fiber f) {
+    public static void simulationPoint(Fiber f) {
         if (f.mode == RESUMING) {
             f.mode = RUNNING;
         } else if (!f.isThreadBound()) {
@@ -153,7 +154,7 @@ final class FiberPauses {
     }
 
     /** The woven forms of {@link Fiber}'s public primitives as {@link dev.weft.csp.abi.HandWoven} (the weaver's ABI) calls them. */
-    static final class Installed extends FiberPrimitives {
+    public static final class Installed extends FiberPrimitives {
         @Override
         public void parkOn(Object blocker, Continuation fiber) {
             FiberPauses.parkOn(blocker, (Fiber) fiber);

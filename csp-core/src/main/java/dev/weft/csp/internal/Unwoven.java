@@ -1,5 +1,6 @@
-package dev.weft.csp;
+package dev.weft.csp.internal;
 
+import dev.weft.csp.Fiber;
 import dev.weft.csp.abi.Continuation;
 import java.util.regex.Pattern;
 
@@ -7,7 +8,7 @@ import java.util.regex.Pattern;
  * Turns the linkage error that unwoven pausable code causes (or code woven for another version of the
  * runtime) into a message saying how to weave.
  */
-final class Unwoven {
+public final class Unwoven {
     private Unwoven() {
     }
 
@@ -15,7 +16,7 @@ final class Unwoven {
      * Explains {@code e} if it comes from a missing woven form: its message names the fiber type, or it has
      * no message at all (the JVM gives none when the process itself lacks {@code run(Fiber)}).
      */
-    static Throwable explain(LinkageError e, Object process) {
+    public static Throwable explain(LinkageError e, Object process) {
         if (e instanceof BootstrapMethodError) { // a pause site's invokedynamic: what its linkage lacked
             Throwable cause = e.getCause();
             String lacked = cause instanceof LinkageError ? cause.getMessage() : null;

@@ -1,4 +1,4 @@
-package dev.weft.csp;
+package dev.weft.csp.internal;
 
 import java.time.Duration;
 
@@ -9,8 +9,8 @@ import java.time.Duration;
  * compared with the clock as a difference, which is exact while the two are less than 2^63 ns (292 years)
  * apart.
  */
-final class Deadlines {
-    static final long NEVER = Long.MAX_VALUE;
+public final class Deadlines {
+    public static final long NEVER = Long.MAX_VALUE;
     static final long NOW = Long.MIN_VALUE;
     /** Waits this long or longer (146 years) are forever: the difference arithmetic stays exact below it. */
     private static final long FOREVER_NANOS = 1L << 62;
@@ -19,12 +19,12 @@ final class Deadlines {
     }
 
     /** The deadline {@code d} after {@code now}: {@link #NOW} for zero or less, {@link #NEVER} for huge ones. */
-    static long after(long now, Duration d) {
+    public static long after(long now, Duration d) {
         return after(now, nanos(d));
     }
 
     /** The deadline {@code nanos} after {@code now}, saturated as {@link #after(long, Duration)}. */
-    static long after(long now, long nanos) {
+    public static long after(long now, long nanos) {
         if (nanos <= 0) {
             return NOW;
         }
@@ -32,7 +32,7 @@ final class Deadlines {
     }
 
     /** {@code d} in nanoseconds: 0 if it is zero or negative, {@code Long.MAX_VALUE} if it does not fit. */
-    static long nanos(Duration d) {
+    public static long nanos(Duration d) {
         if (d.isNegative()) {
             return 0;
         }
@@ -40,12 +40,12 @@ final class Deadlines {
     }
 
     /** Whether {@code deadline} has passed at {@code now}. */
-    static boolean passed(long deadline, long now) {
+    public static boolean passed(long deadline, long now) {
         return deadline != NEVER && (deadline == NOW || deadline - now <= 0);
     }
 
     /** Nanoseconds from {@code now} to {@code deadline}: 0 if passed, {@code Long.MAX_VALUE} for never. */
-    static long remaining(long deadline, long now) {
+    public static long remaining(long deadline, long now) {
         if (deadline == NEVER) {
             return Long.MAX_VALUE;
         }
@@ -53,7 +53,7 @@ final class Deadlines {
     }
 
     /** The earlier of two deadlines. */
-    static long earlier(long a, long b) {
+    public static long earlier(long a, long b) {
         if (a == NEVER || b == NOW) {
             return b;
         }

@@ -1,5 +1,7 @@
-package dev.weft.csp;
+package dev.weft.csp.internal;
 
+import dev.weft.csp.Fiber;
+import dev.weft.csp.Weft;
 import dev.weft.csp.runtime.WorkerPool;
 import java.util.concurrent.Callable;
 
@@ -8,7 +10,7 @@ import java.util.concurrent.Callable;
  * fiber cancelled while it waits abandons the call: the thread running it is interrupted and its result is
  * dropped.
  */
-final class BlockingCall<T> implements Runnable {
+public final class BlockingCall<T> implements Runnable {
     private final Callable<T> call;
     private final Fiber fiber;
     private final WorkerPool pool;
@@ -19,7 +21,7 @@ final class BlockingCall<T> implements Runnable {
     private Thread runner;
     private boolean abandoned;
 
-    BlockingCall(Callable<T> call, Fiber fiber) {
+    public BlockingCall(Callable<T> call, Fiber fiber) {
         this.call = call;
         this.fiber = fiber;
         this.pool = fiber.pool();
@@ -54,7 +56,7 @@ final class BlockingCall<T> implements Runnable {
     }
 
     /** The waiting fiber was cancelled: interrupts the call if it still runs; false if it has returned. */
-    synchronized boolean abandon() {
+    public synchronized boolean abandon() {
         if (done) {
             return false;
         }
@@ -65,7 +67,7 @@ final class BlockingCall<T> implements Runnable {
         return true;
     }
 
-    boolean isDone() {
+    public boolean isDone() {
         return done;
     }
 
@@ -74,7 +76,7 @@ final class BlockingCall<T> implements Runnable {
      * exception, whose own stack is the blocking-call thread's, gets the fiber's stack too: a suppressed
      * {@link CalledFrom} made here shows where the fiber called {@code Weft.blocking}.
      */
-    T result() {
+    public T result() {
         if (failure != null) {
             failure.addSuppressed(new CalledFrom(fiber));
             throw Rethrow.unchecked(failure);

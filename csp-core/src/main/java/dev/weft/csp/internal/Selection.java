@@ -1,5 +1,7 @@
-package dev.weft.csp;
+package dev.weft.csp.internal;
 
+import dev.weft.csp.Alternative;
+import dev.weft.csp.Fiber;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
@@ -8,7 +10,7 @@ import java.lang.invoke.VarHandle;
  * first party to claim the selection (a channel partner, a timer) with one compare-and-set wins, and only
  * it wakes the fiber, so every pause is matched by exactly one wake-up.
  */
-final class Selection implements Waitable {
+public final class Selection implements Waitable {
     private static final VarHandle SELECTED;
 
     static {
@@ -20,32 +22,32 @@ final class Selection implements Waitable {
     }
 
     /** {@link #selected()} while nothing is chosen. */
-    static final int NONE = -1;
+    public static final int NONE = -1;
     /** {@link #selected()} of a select whose fiber was cancelled (or thread interrupted) while it waited. */
-    static final int CANCELLED = -2;
+    public static final int CANCELLED = -2;
 
-    final Fiber fiber;
+    public final Fiber fiber;
     private volatile int selected = NONE;
     // What a blocked select waits on (set by its fiber before it pauses), for dumps and the deadlock check.
     private AltGuard[] guards;
     private Registration[] regs;
     private boolean timed;
 
-    Selection(Fiber fiber) {
+    public Selection(Fiber fiber) {
         this.fiber = fiber;
     }
 
     /** Chooses guard {@code index} if nothing was chosen yet. */
-    boolean claim(int index) {
+    public boolean claim(int index) {
         return SELECTED.compareAndSet(this, NONE, index);
     }
 
-    int selected() {
+    public int selected() {
         return selected;
     }
 
     /** Records the guards the select waits on ({@code regs[i]} null: guard i disabled) before it pauses. */
-    void waitOn(AltGuard[] guards, Registration[] regs, boolean timed) {
+    public void waitOn(AltGuard[] guards, Registration[] regs, boolean timed) {
         this.guards = guards;
         this.regs = regs;
         this.timed = timed;
@@ -62,7 +64,7 @@ final class Selection implements Waitable {
             return false;
         }
         for (int i = 0; i < guards.length; i++) {
-            boolean timeout = timed && guards[i] instanceof Guards.TimeGuard;
+            boolean timeout = timed && guards[i] instanceof TimeGuard;
             if (regs[i] != null && !timeout
                     && !(guards[i] instanceof Waitable && ((Waitable) guards[i]).onlyUsedBy(pool, creatorCounts))) {
                 return false;
@@ -88,9 +90,9 @@ final class Selection implements Waitable {
     }
 
     /** A registration of this selection on one guard, as a channel queues it. */
-    static final class Registration {
-        final Selection selection;
-        final int index;
+    public static final class Registration {
+        public final Selection selection;
+        public final int index;
         /** The next waiter in the channel queue this registration is in ({@link WaitQueue}). */
         Object nextWaiter;
         /**
@@ -100,9 +102,9 @@ final class Selection implements Waitable {
          * reader that waits for it) until the process comes. Null while it is not a promise. Under the
          * channel's lock; see {@code ChannelImpl}'s invariants.
          */
-        ChannelImpl.End promisedAt;
+        public ChannelImpl.End promisedAt;
 
-        Registration(Selection selection, int index) {
+        public Registration(Selection selection, int index) {
             this.selection = selection;
             this.index = index;
         }

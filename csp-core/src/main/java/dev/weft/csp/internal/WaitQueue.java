@@ -1,4 +1,6 @@
-package dev.weft.csp;
+package dev.weft.csp.internal;
+
+import dev.weft.csp.Fiber;
 
 /**
  * The parties waiting on one side of a channel, in arrival order: fibers blocked in a read or write, and

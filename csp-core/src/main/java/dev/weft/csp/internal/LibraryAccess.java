@@ -1,5 +1,9 @@
-package dev.weft.csp;
+package dev.weft.csp.internal;
 
+import dev.weft.csp.ChannelInput;
+import dev.weft.csp.ChannelOutput;
+import dev.weft.csp.Fiber;
+import dev.weft.csp.Scheduler;
 import dev.weft.csp.runtime.Simulation;
 import dev.weft.csp.runtime.WorkerPool;
 import dev.weft.csp.spi.ApiBridge;
@@ -8,7 +12,7 @@ import dev.weft.csp.spi.ApiBridge;
  * The implementation of {@link dev.weft.csp.spi.Extensions} on this package's package-private state, installed
  * by {@link Fiber} as it initialises.
  */
-final class LibraryAccess extends ApiBridge {
+public final class LibraryAccess extends ApiBridge {
     @Override
     protected void usedFromOutside(Object end) {
         if (!(end instanceof ChannelImpl.End)) {
@@ -49,12 +53,12 @@ final class LibraryAccess extends ApiBridge {
 
     @Override
     protected WorkerPool pool(Scheduler scheduler) {
-        return scheduler.pool;
+        return ApiAccess.api().pool(scheduler);
     }
 
     @Override
     protected Scheduler simulated(Simulation simulation) {
-        return Scheduler.simulated(simulation);
+        return ApiAccess.api().simulated(simulation);
     }
 
     private static ChannelImpl<?>.In input(ChannelInput<?> in) {

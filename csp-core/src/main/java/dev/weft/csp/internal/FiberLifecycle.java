@@ -1,11 +1,15 @@
-package dev.weft.csp;
+package dev.weft.csp.internal;
 
+import dev.weft.csp.CSProcess;
+import dev.weft.csp.CancelledException;
+import dev.weft.csp.Fiber;
+import dev.weft.csp.Scheduler;
+import dev.weft.csp.Weft;
 import dev.weft.csp.runtime.RunGroup;
 import dev.weft.csp.runtime.RuntimeEvents;
 import dev.weft.csp.runtime.Schedulable;
 import dev.weft.csp.runtime.UnjoinedFailures;
 import dev.weft.csp.runtime.WorkerPool;
-
 import static dev.weft.csp.Fiber.DONE;
 import static dev.weft.csp.Fiber.RUNNABLE;
 
@@ -14,12 +18,12 @@ import static dev.weft.csp.Fiber.RUNNABLE;
  * {@link #launch}), runs slices on carriers ({@link Fiber#runSlice}), and ends ({@link #end}): its joiners and
  * watcher hear of it, an unjoined failure is held for the scheduler's handler, its pool and its run count it out.
  */
-final class FiberLifecycle {
+public final class FiberLifecycle {
     private FiberLifecycle() {
     }
 
     /** Starts a new fiber for {@code p} in the given pool and run group. */
-    static Fiber start(CSProcess p, WorkerPool pool, RunGroup group) {
+    public static Fiber start(CSProcess p, WorkerPool pool, RunGroup group) {
         return start(p, pool, group, null);
     }
 
@@ -27,12 +31,12 @@ final class FiberLifecycle {
      * Starts a new fiber for {@code p} where {@link Weft#spawn(CSProcess)} would: in the running fiber's pool
      * and run, or, from a plain thread, on the default scheduler. {@code watcher} (or null) hears its end.
      */
-    static Fiber spawn(CSProcess p, EndWatcher watcher) {
+    public static Fiber spawn(CSProcess p, EndWatcher watcher) {
         Fiber parent = Fiber.runningFiber();
         if (parent != null) {
             return start(p, parent.pool(), parent.group(), watcher);
         }
-        return start(p, Scheduler.defaultScheduler().pool, null, watcher);
+        return start(p, ApiAccess.api().pool(Scheduler.defaultScheduler()), null, watcher);
     }
 
     /**
@@ -40,7 +44,7 @@ final class FiberLifecycle {
      * see the fiber done: a par's branch runs the user's process itself, with no frame of the par's around it.
      */
     static Fiber start(CSProcess p, WorkerPool pool, RunGroup group, EndWatcher watcher) {
-        Fiber f = new Fiber(p, group);
+        Fiber f = ApiAccess.api().newFiber(p, group);
         f.joiners = watcher; // published with the fiber by the queue that takes it
         launch(f, pool);
         return f;
@@ -51,7 +55,7 @@ final class FiberLifecycle {
      * ends at once). If the scheduler refuses it (closed), the run does not count it and the refusal is thrown.
      * The pool records itself in the fiber as it queues it (see {@link Fiber#pool()}).
      */
-    static void launch(Fiber f, WorkerPool pool) {
+    public static void launch(Fiber f, WorkerPool pool) {
         FiberLocalValues.inherit(f);
         RunGroup group = f.group();
         if (group != null) {
@@ -79,7 +83,7 @@ final class FiberLifecycle {
      * hears first, then it is {@link Fiber#DONE}, its joiners are woken, and its pool counts it out. A failure
      * nobody joins goes to the scheduler's handler. The caller tells the run in any case, even if this throws.
      */
-    static void end(Fiber f, Throwable t) {
+    public static void end(Fiber f, Throwable t) {
         RuntimeEvents.fiberEnded(f, t);
         EndWatcher watcher = Joiners.watcher(f);
         if (watcher != null) {
@@ -124,7 +128,7 @@ final class FiberLifecycle {
     }
 
     /** Cancels every live fiber of {@code pool} that belongs to {@code run}. */
-    static void cancelAll(WorkerPool pool, RunGroup run) {
+    public static void cancelAll(WorkerPool pool, RunGroup run) {
         for (Schedulable c : pool.liveSnapshot()) {
             Fiber f = (Fiber) c;
             if (f.group() == run) {

@@ -1,11 +1,15 @@
-package dev.weft.csp;
+package dev.weft.csp.internal;
+
+import dev.weft.csp.CSProcess;
+import dev.weft.csp.Pausable;
+import dev.weft.csp.Weft;
 
 /** A process with a name of its own, for {@link Weft#spawn(String, CSProcess)}: dumps and reports show it. */
-final class NamedProcess implements CSProcess {
+public final class NamedProcess implements CSProcess {
     final String name;
     private final CSProcess process;
 
-    NamedProcess(String name, CSProcess process) {
+    public NamedProcess(String name, CSProcess process) {
         this.name = name;
         this.process = process;
     }

@@ -1,5 +1,7 @@
-package dev.weft.csp;
+package dev.weft.csp.internal;
 
+import dev.weft.csp.Fiber;
+import dev.weft.csp.FiberLocal;
 import dev.weft.csp.runtime.RunGroup;
 import java.util.IdentityHashMap;
 import java.util.Map;
@@ -9,7 +11,7 @@ import java.util.Map;
  * the fiber first has some, so that a fiber without any pays no field for them. The run is final: other threads
  * read it through {@link #group} while the fiber changes its values.
  */
-final class FiberLocalValues {
+public final class FiberLocalValues {
     final RunGroup group;
     /** Used by the fiber only. */
     final Map<FiberLocal<?>, Object> values;
@@ -26,13 +28,13 @@ final class FiberLocalValues {
     }
 
     /** {@code f}'s values, or null while it has none. Used by that fiber only. */
-    static Map<FiberLocal<?>, Object> of(Fiber f) {
+    public static Map<FiberLocal<?>, Object> of(Fiber f) {
         Object r = f.runAndLocals;
         return r instanceof FiberLocalValues ? ((FiberLocalValues) r).values : null;
     }
 
     /** {@code f}'s values, made empty if it has none yet. Used by that fiber only. */
-    static Map<FiberLocal<?>, Object> toChange(Fiber f) {
+    public static Map<FiberLocal<?>, Object> toChange(Fiber f) {
         Object r = f.runAndLocals;
         if (r instanceof FiberLocalValues) {
             return ((FiberLocalValues) r).values;

@@ -1,5 +1,9 @@
-package dev.weft.csp;
+package dev.weft.csp.internal;
 
+import dev.weft.csp.Barrier;
+import dev.weft.csp.CancelledException;
+import dev.weft.csp.Fiber;
+import dev.weft.csp.Readiness;
 import dev.weft.csp.runtime.Carrier;
 import java.util.concurrent.locks.LockSupport;
 
@@ -11,14 +15,14 @@ import java.util.concurrent.locks.LockSupport;
  * On a carrier thread there is no such fiber: blocking the carrier would stall every fiber queued on it
  * ({@link CarrierMisuse}).
  */
-final class ThreadMode {
+public final class ThreadMode {
     private static final ThreadLocal<Fiber> THREAD_FIBER = new ThreadLocal<>();
 
     private ThreadMode() {
     }
 
     /** The fiber bound to the calling plain thread; refused on a carrier, where blocking would stall fibers. */
-    static Fiber forThread() {
+    public static Fiber forThread() {
         return forThread(null);
     }
 
@@ -33,7 +37,7 @@ final class ThreadMode {
         }
         Fiber f = THREAD_FIBER.get();
         if (f == null) {
-            f = new Fiber(t);
+            f = ApiAccess.api().newFiber(t);
             THREAD_FIBER.set(f);
         }
         return f;
@@ -49,7 +53,7 @@ final class ThreadMode {
      * {@code blocker} is withdrawn and {@link CancelledException} thrown (interrupt status kept); if a partner
      * took the wait first, its wake-up is awaited and the operation completes.
      */
-    static void block(Fiber f, Object blocker) {
+    public static void block(Fiber f, Object blocker) {
         while (!f.take(Fiber.PERMIT)) { // volatile: the waker's writes before it gave the permit are visible after
             if (f.thread().isInterrupted()) {
                 if (withdraw(blocker, f)) {
@@ -82,7 +86,7 @@ final class ThreadMode {
     }
 
     /** Blocks thread-bound {@code f} until unparked, whatever interrupts come (they are kept for later). */
-    static void awaitPermit(Fiber f) {
+    public static void awaitPermit(Fiber f) {
         awaitRegardless(f, Fiber.PERMIT);
     }
 
@@ -102,7 +106,7 @@ final class ThreadMode {
      * Blocks thread-bound {@code f} until unparked (true), or until {@code deadline} passes or the thread is
      * interrupted (false, the permit untouched).
      */
-    static boolean blockUntil(Fiber f, long deadline) {
+    public static boolean blockUntil(Fiber f, long deadline) {
         while (!f.take(Fiber.PERMIT)) {
             long wait = Deadlines.remaining(deadline, System.nanoTime());
             if (wait == 0 || f.thread().isInterrupted()) {
@@ -127,13 +131,13 @@ final class ThreadMode {
             return ((Selection) blocker).claim(Selection.CANCELLED);
         }
         if (blocker instanceof Barrier) {
-            return ((Barrier) blocker).withdraw(f);
+            return ApiAccess.api().withdraw((Barrier) blocker, f);
         }
         if (blocker instanceof Fiber) {
             return Joiners.remove((Fiber) blocker, f);
         }
         if (blocker instanceof Readiness) {
-            return ((Readiness) blocker).withdraw(f);
+            return ApiAccess.api().withdraw((Readiness) blocker, f);
         }
         return true; // a bare park: nothing registered anywhere
     }

@@ -1,4 +1,7 @@
-package dev.weft.csp;
+package dev.weft.csp.internal;
+
+import dev.weft.csp.Fiber;
+import dev.weft.csp.Weft;
 
 /**
  * Names a fiber's process for dumps and reports: the name given to {@link Weft#spawn(String, CSProcess)},
@@ -7,7 +10,7 @@ package dev.weft.csp;
  * paused; since each lambda in the source has a class of its own, the name learned is kept for that class,
  * and every fiber of the same lambda has it from then on.
  */
-final class ProcessNames {
+public final class ProcessNames {
     /** Per lambda class, the method it is written in once a fiber of it has paused (a one-slot box). */
     private static final ClassValue<String[]> LAMBDA_METHODS = new ClassValue<>() {
         @Override
@@ -21,7 +24,7 @@ final class ProcessNames {
     }
 
     /** The name of {@code process}, run by {@code fiber}. */
-    static String of(Object process, Fiber fiber) {
+    public static String of(Object process, Fiber fiber) {
         if (process == null) {
             return "?";
         }

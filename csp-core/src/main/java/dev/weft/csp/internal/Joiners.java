@@ -1,10 +1,13 @@
-package dev.weft.csp;
+package dev.weft.csp.internal;
 
+import dev.weft.csp.CancelledException;
+import dev.weft.csp.Fiber;
+import dev.weft.csp.Parallel;
+import dev.weft.csp.Pausable;
 import dev.weft.csp.runtime.TimerEntry;
 import dev.weft.csp.runtime.UnjoinedFailures;
 import java.util.ArrayList;
 import java.util.List;
-
 import static dev.weft.csp.Fiber.DONE;
 
 /**
@@ -14,7 +17,7 @@ import static dev.weft.csp.Fiber.DONE;
  * sees the failure. A joiner that gives up (cancelled, interrupted, timed out) takes itself off the list; one
  * that finds itself already taken off awaits the wake-up the ending fiber owes it.
  */
-final class Joiners {
+public final class Joiners {
     /** {@link Fiber#joiners} of a fiber that was joined, with nobody waiting now. */
     static final Object JOINED = new Object();
 
@@ -27,7 +30,7 @@ final class Joiners {
      * cleanup that must see its fibers end, as {@link Parallel} does).
      */
     @Pausable
-    static void awaitEnd(Fiber target, boolean cancellable) {
+    public static void awaitEnd(Fiber target, boolean cancellable) {
         Fiber me = Fiber.current();
         if (cancellable && me.cancelPending()) {
             throw me.cancelledError();
@@ -52,7 +55,7 @@ final class Joiners {
 
     /** Waits for {@code target} to end until {@code deadline}: true if it ended. Cancellable. */
     @Pausable
-    static boolean awaitEndUntil(Fiber target, long deadline) {
+    public static boolean awaitEndUntil(Fiber target, long deadline) {
         Fiber me = Fiber.current();
         if (me.cancelPending()) {
             throw me.cancelledError();
@@ -174,7 +177,7 @@ final class Joiners {
     }
 
     /** Rethrows what ended fiber {@code f} threw, if it threw (see {@link Fiber#joiners}). */
-    static void rethrowFailure(Fiber f) {
+    public static void rethrowFailure(Fiber f) {
         Object j = f.joiners;
         Throwable t;
         if (j instanceof UnjoinedFailures.Entry) {

@@ -1,5 +1,6 @@
-package dev.weft.csp;
+package dev.weft.csp.internal;
 
+import dev.weft.csp.Fiber;
 import dev.weft.csp.abi.HandWoven;
 import java.util.List;
 import java.util.stream.Collectors;

@@ -1,9 +1,13 @@
-package dev.weft.csp;
+package dev.weft.csp.internal;
 
-import dev.weft.csp.runtime.Schedulable;
+import dev.weft.csp.Barrier;
+import dev.weft.csp.DeadlockException;
+import dev.weft.csp.Fiber;
+import dev.weft.csp.Weft;
 import dev.weft.csp.runtime.DeadlockCheck;
 import dev.weft.csp.runtime.RunGroup;
 import dev.weft.csp.runtime.RuntimeEvents;
+import dev.weft.csp.runtime.Schedulable;
 import dev.weft.csp.runtime.TimerEntry;
 import dev.weft.csp.runtime.WorkerPool;
 import java.io.ByteArrayOutputStream;
@@ -29,7 +33,7 @@ import java.util.function.BooleanSupplier;
  * another scheduler's fiber has used is one such a party most likely still holds); and the run has not
  * failed already. Fibers spawned from plain threads have no run to fail and are never probed.
  */
-final class DeadlockDetector implements DeadlockCheck {
+public final class DeadlockDetector implements DeadlockCheck {
     @Override
     public void check(WorkerPool pool, BooleanSupplier stillAtRest) {
         Set<RunGroup> runs = runsThatMayBeDeadlocked(pool);
@@ -153,7 +157,7 @@ final class DeadlockDetector implements DeadlockCheck {
             return ((Waitable) blocker).onlyUsedBy(pool, creatorCounts);
         }
         if (blocker instanceof Barrier) {
-            return ((Barrier) blocker).onlyUsedBy(pool, creatorCounts);
+            return ApiAccess.api().onlyUsedBy((Barrier) blocker, pool, creatorCounts);
         }
         if (blocker instanceof Fiber) { // a join: the joined fiber ends only if it runs
             Fiber target = (Fiber) blocker;

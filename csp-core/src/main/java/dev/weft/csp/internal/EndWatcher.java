@@ -1,11 +1,14 @@
-package dev.weft.csp;
+package dev.weft.csp.internal;
+
+import dev.weft.csp.Fiber;
+import dev.weft.csp.Parallel;
 
 /**
  * Hears that a fiber is ending, before anyone can see it done, and that it has ended, as its joiners do: how a
  * {@link Parallel} learns of a branch's failure at once (to cancel the other branches) and of its end, without
  * a frame of its own around the user's process, which every pause of the branch would have to save and restore.
  */
-interface EndWatcher {
+public interface EndWatcher {
     /**
      * Called by the ending fiber itself, once, with what its process threw (null if it returned). Must not
      * pause; whatever it throws ends the fiber's carrier slice as a runtime failure, so it should not throw.

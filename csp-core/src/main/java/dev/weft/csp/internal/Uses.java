@@ -1,5 +1,6 @@
-package dev.weft.csp;
+package dev.weft.csp.internal;
 
+import dev.weft.csp.Fiber;
 import dev.weft.csp.runtime.WorkerPool;
 
 /**
@@ -21,21 +22,21 @@ import dev.weft.csp.runtime.WorkerPool;
  * and the deadlock check reads it under that lock too ({@link Waitable#onlyUsedBy}): every use that took
  * the lock before the check did is seen. A plain field is enough because the lock orders it.
  */
-final class Uses {
+public final class Uses {
     /** The {@code users} of a primitive made by a plain thread and not used yet. */
-    static final Object UNUSED = new Object();
+    public static final Object UNUSED = new Object();
 
     private Uses() {
     }
 
     /** The first value of {@code users}: the creating fiber's pool, or {@link #UNUSED} on a plain thread. */
-    static Object creator() {
+    public static Object creator() {
         WorkerPool p = callerPool();
         return p == null ? UNUSED : p;
     }
 
     /** {@code users} after a use by a party of pool {@code p} (null: a plain thread); called when they differ. */
-    static Object after(Object users, WorkerPool p) {
+    public static Object after(Object users, WorkerPool p) {
         return users == UNUSED ? p : null; // the first user, or a second kind of user: for good
     }
 
@@ -43,12 +44,12 @@ final class Uses {
      * Whether only fibers of {@code pool} have used a primitive whose field is {@code users}; with
      * {@code creatorCounts}, not if a plain thread made it ({@code madeOutside}).
      */
-    static boolean onlyBy(Object users, boolean madeOutside, WorkerPool pool, boolean creatorCounts) {
+    public static boolean onlyBy(Object users, boolean madeOutside, WorkerPool pool, boolean creatorCounts) {
         return users == pool && !(creatorCounts && madeOutside);
     }
 
     /** The pool of the fiber running on the calling thread, or null on a plain thread (non-pausable calls). */
-    static WorkerPool callerPool() {
+    public static WorkerPool callerPool() {
         Fiber f = Fiber.runningFiber();
         return f == null ? null : f.pool();
     }

@@ -1,4 +1,4 @@
-package dev.weft.csp;
+package dev.weft.csp.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.weft.csp.Fiber;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -32,7 +33,7 @@ class WaitQueueTest {
     }
 
     private static Fiber fiber() {
-        return new Fiber(() -> { }, null);
+        return ApiAccess.api().newFiber(() -> { }, null);
     }
 
     private static Selection.Registration registration(int index) {

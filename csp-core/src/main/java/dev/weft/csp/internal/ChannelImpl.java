@@ -1,5 +1,17 @@
-package dev.weft.csp;
+package dev.weft.csp.internal;
 
+import dev.weft.csp.Alternative;
+import dev.weft.csp.Any2AnyChannel;
+import dev.weft.csp.Any2OneChannel;
+import dev.weft.csp.ChannelBuffer;
+import dev.weft.csp.ChannelClosedException;
+import dev.weft.csp.Fiber;
+import dev.weft.csp.One2AnyChannel;
+import dev.weft.csp.One2OneChannel;
+import dev.weft.csp.Pausable;
+import dev.weft.csp.PoisonException;
+import dev.weft.csp.SharedAltingChannelInput;
+import dev.weft.csp.SharedAltingChannelOutput;
 import dev.weft.csp.runtime.ParkingLot;
 import dev.weft.csp.runtime.Simulation;
 import dev.weft.csp.runtime.StackReserve;
@@ -62,14 +74,14 @@ import java.util.List;
  * the release itself cannot overflow the stack. Such a write wakes no parked waiter: the waiter's own checks
  * of the word find the lock free (see {@link ParkingLot}).
  */
-final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2AnyChannel<T>,
+public final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2AnyChannel<T>,
         Any2AnyChannel<T>, ParkingLot.LockWord {
     private static final Object POISON = new Object();
     /** The {@link Fiber#transfer} of a reader woken by a close: nothing is left to read. */
     private static final Object CLOSED_END = new Object();
     // The state word: the lock bit, the lot's waiters bit and the flags, in one int so that a channel stays small.
-    static final int LOCKED = ParkingLot.LOCKED;
-    static final int WAITERS = ParkingLot.WAITERS;
+    public static final int LOCKED = ParkingLot.LOCKED;
+    public static final int WAITERS = ParkingLot.WAITERS;
     private static final int POISONED = 2, SHARED_READERS = 4, SHARED_WRITERS = 8, CLOSED = 16;
     /** Fixed at creation: a plain thread made the channel (see {@link Uses}); a bit, so the channel does not grow. */
     private static final int MADE_OUTSIDE = 32;
@@ -100,7 +112,7 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
      * with plain volatile reads: they change only under it. Not private: a failure handler of
      * {@link Alternative} frees the lock with a plain write of it (see Faults above).
      */
-    volatile int state;
+    public volatile int state;
     /** Who has used the channel, under the lock; see {@link Uses}. */
     private Object users = Uses.creator();
     /**
@@ -111,7 +123,7 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
     /** As {@link #inLast}, at the output. */
     private Object outLast;
 
-    ChannelImpl(ChannelBuffer<T> buffer, boolean sharedReaders, boolean sharedWriters) {
+    public ChannelImpl(ChannelBuffer<T> buffer, boolean sharedReaders, boolean sharedWriters) {
         ChannelBuffer<T> b = buffer == null ? null : buffer.claim();
         this.buffer = b == null || b.isSynchronous() ? null : b;
         this.state = (sharedReaders ? SHARED_READERS : 0) | (sharedWriters ? SHARED_WRITERS : 0)
@@ -141,7 +153,7 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
      * Every operation that takes it has checked the stack first (see Faults above): not here, as a check
      * deeper down than the operation's own could fail after the operation has changed something.
      */
-    void lock() {
+    public void lock() {
         int s = state; // volatile read: a guess, checked by the CAS
         // The CAS is the acquire (a full fence): what the last holder wrote before its release is visible here.
         if ((s & LOCKED) != 0 || !STATE.compareAndSet(this, s, s | LOCKED)) {
@@ -154,7 +166,7 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
      * that sets {@link #WAITERS} between the read and the store loses the bit to the store; the lot's waiters
      * check for that (see {@link ParkingLot}).
      */
-    void unlock() {
+    public void unlock() {
         if (CHECK_INVARIANTS) {
             checkInvariants();
         }
@@ -244,7 +256,7 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
      * by identity hash, and for the rare two channels with equal hashes, by a rank each gets when first found
      * so tied ({@link LockRanks}).
      */
-    static int lockOrder(ChannelImpl<?> a, ChannelImpl<?> b) {
+    public static int lockOrder(ChannelImpl<?> a, ChannelImpl<?> b) {
         int c = Integer.compare(System.identityHashCode(a), System.identityHashCode(b));
         return c != 0 || a == b ? c : Long.compare(LockRanks.of(a), LockRanks.of(b));
     }
@@ -393,7 +405,7 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
      * another operation first). A reader that held it looks again: it takes a writer or another promise, sees
      * the end, or waits as any reader (invariant 3).
      */
-    static void breakPromise(Selection.Registration r) {
+    public static void breakPromise(Selection.Registration r) {
         End at = r.promisedAt;
         ChannelImpl<?> c = at.channel();
         StackReserve.forOperation();
@@ -569,7 +581,7 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
      * the end ({@link #channel()}), so that an end holds one reference to its channel, not two (one per level
      * of inner class): 8 bytes less per end.
      */
-    abstract static class End extends WaitQueue implements AltGuard, Waitable, ChannelQueue {
+    public abstract static class End extends WaitQueue implements AltGuard, Waitable, ChannelQueue {
 
         public void poison() {
             channel().end(true);
@@ -643,7 +655,7 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
     }
 
     /** The reading end. */
-    final class In extends End implements SharedAltingChannelInput<T> {
+    public final class In extends End implements SharedAltingChannelInput<T> {
         @Override
         public ChannelImpl<T> channel() {
             return ChannelImpl.this;
@@ -722,7 +734,7 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
          * Takes the first buffered value without pausing (null if none, or if the channel is poisoned): for a
          * release that must happen even in a cancelled fiber, as a connection's turn.
          */
-        T takeIfBuffered() {
+        public T takeIfBuffered() {
             StackReserve.forOperation();
             lock();
             boolean empty;
@@ -830,7 +842,7 @@ final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T>, One2
     }
 
     /** The writing end. */
-    final class Out extends End implements SharedAltingChannelOutput<T> {
+    public final class Out extends End implements SharedAltingChannelOutput<T> {
         @Override
         public ChannelImpl<T> channel() {
             return ChannelImpl.this;

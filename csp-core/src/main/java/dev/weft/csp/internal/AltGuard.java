@@ -1,11 +1,15 @@
-package dev.weft.csp;
+package dev.weft.csp.internal;
+
+import dev.weft.csp.Alternative;
+import dev.weft.csp.Fiber;
+import dev.weft.csp.Guard;
 
 /**
  * How an {@link Alternative} talks to a guard. A channel end's state is under its channel's lock
  * ({@link #channel()}); the alternative holds the locks of all its guards (in {@link ChannelImpl#lockOrder},
  * so that alternatives never deadlock) while it checks them and registers with them, as Go's select does.
  */
-interface AltGuard extends Guard {
+public interface AltGuard extends Guard {
     /** The channel whose lock guards this guard's state, or null if it has none. */
     ChannelImpl<?> channel();
 

@@ -1,4 +1,4 @@
-package dev.weft.csp;
+package dev.weft.csp.internal;
 
 import java.util.Map;
 import java.util.WeakHashMap;

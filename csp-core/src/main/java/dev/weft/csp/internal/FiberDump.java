@@ -1,5 +1,6 @@
-package dev.weft.csp;
+package dev.weft.csp.internal;
 
+import dev.weft.csp.Fiber;
 import dev.weft.csp.runtime.Schedulable;
 import dev.weft.csp.runtime.WorkerPool;
 import java.io.PrintStream;
@@ -10,11 +11,11 @@ import java.util.List;
  * stack, innermost first, as the pause sites its frames recorded while they unwound. A running fiber shows
  * its carrier's stack instead. Read without stopping anything: a best-effort snapshot.
  */
-final class FiberDump {
+public final class FiberDump {
     private FiberDump() {
     }
 
-    static void write(WorkerPool pool, PrintStream out) {
+    public static void write(WorkerPool pool, PrintStream out) {
         List<Schedulable> live = pool.liveSnapshot();
         live.removeIf(c -> ((Fiber) c).isDone()); // ended on another carrier, about to leave its home's list
         out.println("Weft scheduler " + pool.name() + ": " + pool.size() + (pool.size() == 1 ? " worker, " : " workers, ")
@@ -44,7 +45,7 @@ final class FiberDump {
      * or pauses while its saved frames are read (they are overwritten then) is read again, and after
      * {@value #READS} tries shown as running, without frames.
      */
-    static void write(Fiber f, PrintStream out) {
+    public static void write(Fiber f, PrintStream out) {
         String state = stateName(f);
         String[] sites = f.pauseSites();
         for (int read = 1; !state.equals(stateName(f)); read++) {
