@@ -96,6 +96,8 @@ final class CarrierWatchdog {
                 thread = new Thread(CarrierWatchdog::loop, "weft-carrier-watchdog");
                 thread.setDaemon(true);
                 thread.start();
+            } else {
+                LockSupport.unpark(thread); // it may doze: the new pool's carriers start without a wake-up
             }
         }
     }

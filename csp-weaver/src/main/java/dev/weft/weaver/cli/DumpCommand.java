@@ -20,8 +20,11 @@ import javax.management.remote.JMXServiceURL;
  * {@code dev.weft:type=Scheduler} MBean (see csp-core's {@code SchedulerMXBean}).
  */
 final class DumpCommand {
-    /** How long an empty list of schedulers is asked again (their MBeans follow the server's creation). */
-    private static final long REGISTRATION_WAIT_NANOS = 500_000_000L;
+    /**
+     * How long an empty list of schedulers is asked again: their MBeans follow the server's creation within a
+     * watchdog round, or within its doze (a second at most) in a JVM whose carriers are all idle.
+     */
+    private static final long REGISTRATION_WAIT_NANOS = 3_000_000_000L;
     static final String USAGE = "usage: java -jar csp-weaver.jar dump PID   (the fiber dumps of a running JVM's"
             + " Weft schedulers)";
 
@@ -68,8 +71,8 @@ final class DumpCommand {
 
     /**
      * The schedulers' MBeans. Weft registers them once the MBean server exists, which the agent just started may
-     * have made: they follow within a round of the JVM's carrier watchdog (12.5 ms), so an empty answer is
-     * asked again for a while.
+     * have made: they follow within a round of the JVM's carrier watchdog (12.5 ms; a second while every carrier
+     * is idle), so an empty answer is asked again for a while.
      */
     private static Set<ObjectName> schedulers(MBeanServerConnection server) throws IOException, JMException {
         ObjectName pattern = new ObjectName("dev.weft:type=Scheduler,*");
