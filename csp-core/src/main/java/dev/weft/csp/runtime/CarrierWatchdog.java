@@ -129,6 +129,7 @@ final class CarrierWatchdog {
             }
             if (everyCarrierWaits()) {
                 doze();
+                SchedulerMBeans.registerWaiting(); // as after any round: an agent may have come meanwhile
                 continue;
             }
             long threshold = thresholdNanos();
