@@ -9,9 +9,9 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * A plain thread's own fiber ({@link Fiber#THREAD_BOUND} for good): pausable code called from a plain thread
- * runs in thread mode, where every pause blocks the thread until the fiber's {@link Fiber#PERMIT} is given, and a wake-up
- * sets the permit and unparks the thread ({@link Fiber#unparkReserved}); a channel's wait has a signal of its
- * own ({@link #blockInQueue}). An interrupt withdraws the wait exactly as a cancellation withdraws a fiber's.
+ * runs in thread mode, where every pause blocks the thread until the fiber's {@link Fiber#PERMIT} is given,
+ * and a wake-up sets the permit and unparks the thread ({@link Fiber#unparkReserved}); a channel's wait has a
+ * signal of its own ({@link #blockInQueue}). An interrupt withdraws the wait exactly as a cancellation withdraws a fiber's.
  * On a carrier thread there is no such fiber: blocking the carrier would stall every fiber queued on it
  * ({@link CarrierMisuse}).
  */
@@ -54,31 +54,24 @@ public final class ThreadMode {
      * took the wait first, its wake-up is awaited and the operation completes.
      */
     public static void block(Fiber f, Object blocker) {
-        while (!f.take(Fiber.PERMIT)) { // volatile: the waker's writes before it gave the permit are visible after
+        await(f, Fiber.PERMIT, blocker);
+    }
+
+    /**
+     * As {@link #block}, for {@code f} queued in {@code queue}: until the channel takes it out
+     * ({@link Fiber#HANDED_OVER}); an {@link Fiber#unpark()} meanwhile stays given for a later park.
+     */
+    static void blockInQueue(Fiber f, ChannelQueue queue) {
+        await(f, Fiber.HANDED_OVER, queue);
+    }
+
+    private static void await(Fiber f, byte kind, Object blocker) {
+        while (!f.take(kind)) { // volatile: the waker's writes before it gave this wake-up are visible after
             if (f.thread().isInterrupted()) {
                 if (withdraw(blocker, f)) {
                     throw f.cancelledError();
                 }
-                awaitPermit(f);
-                return;
-            }
-            LockSupport.park(f);
-        }
-    }
-
-    /**
-     * Blocks thread-bound {@code f}, queued in {@code queue}, until the channel takes it out
-     * ({@link Fiber#HANDED_OVER}); an {@link Fiber#unpark()} meanwhile stays given for a later park. If
-     * the thread is interrupted first, its wait is withdrawn and {@link CancelledException} thrown (interrupt
-     * status kept); if a partner took it first, the operation completes.
-     */
-    static void blockInQueue(Fiber f, ChannelQueue queue) {
-        while (!f.take(Fiber.HANDED_OVER)) { // volatile: the partner's writes (its transfer) are visible after
-            if (f.thread().isInterrupted()) {
-                if (queue.withdraw(f)) {
-                    throw f.cancelledError();
-                }
-                awaitRegardless(f, Fiber.HANDED_OVER); // the partner's hand-over is on its way
+                awaitRegardless(f, kind); // the partner's wake-up is on its way
                 return;
             }
             LockSupport.park(f);
@@ -127,6 +120,9 @@ public final class ThreadMode {
      * wake-up, which is on its way).
      */
     static boolean withdraw(Object blocker, Fiber f) {
+        if (blocker instanceof ChannelQueue) {
+            return ((ChannelQueue) blocker).withdraw(f);
+        }
         if (blocker instanceof Selection) {
             return ((Selection) blocker).claim(Selection.CANCELLED);
         }
