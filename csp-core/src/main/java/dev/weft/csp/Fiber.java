@@ -7,7 +7,6 @@ import dev.weft.csp.internal.FiberLifecycle;
 import dev.weft.csp.internal.FiberPauses;
 import dev.weft.csp.internal.FiberState;
 import dev.weft.csp.internal.Joiners;
-import dev.weft.csp.internal.LibraryAccess;
 import dev.weft.csp.internal.ProcessNames;
 import dev.weft.csp.internal.ThreadMode;
 import dev.weft.csp.internal.Unwoven;
@@ -17,7 +16,6 @@ import dev.weft.csp.runtime.RuntimeEvents;
 import dev.weft.csp.runtime.Simulation;
 import dev.weft.csp.runtime.StackReserve;
 import dev.weft.csp.runtime.WorkerPool;
-import dev.weft.csp.spi.ApiBridge;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
@@ -41,7 +39,6 @@ public final class Fiber extends FiberState {
     static {
         FiberPrimitives.install(new FiberPauses.Installed()); // first: woven code reaches the primitives through them
         ApiAccess.install(new Access()); // the internals' way in (dev.weft.csp.internal)
-        ApiBridge.install(new LibraryAccess()); // the SPI's way in (dev.weft.csp.spi.Extensions)
     }
 
     private static final MethodHandle RUN_WOVEN = wovenRun();

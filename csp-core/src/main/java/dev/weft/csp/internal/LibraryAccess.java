@@ -6,32 +6,34 @@ import dev.weft.csp.Fiber;
 import dev.weft.csp.Scheduler;
 import dev.weft.csp.runtime.Simulation;
 import dev.weft.csp.runtime.WorkerPool;
-import dev.weft.csp.spi.ApiBridge;
 
 /**
- * The implementation of {@link dev.weft.csp.spi.Extensions} on this package's package-private state, installed
- * by {@link Fiber} as it initialises.
+ * What {@link dev.weft.csp.spi.Extensions} does, on the internal state of channels and fibers. Public for the
+ * SPI package only: this package is not exported, so libraries reach it through {@code Extensions} alone.
  */
-public final class LibraryAccess extends ApiBridge {
-    @Override
-    protected void usedFromOutside(Object end) {
+public final class LibraryAccess {
+    private LibraryAccess() {
+    }
+
+    /** See {@link dev.weft.csp.spi.Extensions#usedFromOutside}. */
+    public static void usedFromOutside(Object end) {
         if (!(end instanceof ChannelImpl.End)) {
             throw new IllegalArgumentException("not an end of a Weft channel: " + end);
         }
         ((ChannelImpl.End) end).markOutsideUse();
     }
 
-    @Override
+    /** See {@link dev.weft.csp.spi.Extensions#offer}. */
     @SuppressWarnings("unchecked")
-    protected <T> boolean offer(ChannelOutput<T> out, T value) {
+    public static <T> boolean offer(ChannelOutput<T> out, T value) {
         if (!(out instanceof ChannelImpl<?>.Out)) {
             throw new IllegalArgumentException("not the output of a Weft channel: " + out);
         }
         return ((ChannelImpl<T>.Out) out).offer(value);
     }
 
-    @Override
-    protected void parkIgnoringCancellation(Object blocker, Fiber fiber) {
+    /** See {@link dev.weft.csp.spi.Extensions#parkIgnoringCancellation}. */
+    public static void parkIgnoringCancellation(Object blocker, Fiber fiber) {
         Fiber f = fiber == null ? ThreadMode.forThread() : fiber;
         if (f.isThreadBound()) {
             ThreadMode.awaitPermit(f);
@@ -40,24 +42,24 @@ public final class LibraryAccess extends ApiBridge {
         FiberPauses.waitOn(blocker, f);
     }
 
-    @Override
+    /** See {@link dev.weft.csp.spi.Extensions#poll}. */
     @SuppressWarnings("unchecked")
-    protected <T> T poll(ChannelInput<T> in) {
+    public static <T> T poll(ChannelInput<T> in) {
         return ((ChannelImpl<T>.In) input(in)).takeIfBuffered();
     }
 
-    @Override
-    protected boolean awaited(ChannelInput<?> in) {
+    /** See {@link dev.weft.csp.spi.Extensions#awaited}. */
+    public static boolean awaited(ChannelInput<?> in) {
         return input(in).awaited();
     }
 
-    @Override
-    protected WorkerPool pool(Scheduler scheduler) {
+    /** See {@link dev.weft.csp.spi.Extensions#pool}. */
+    public static WorkerPool pool(Scheduler scheduler) {
         return ApiAccess.api().pool(scheduler);
     }
 
-    @Override
-    protected Scheduler simulated(Simulation simulation) {
+    /** See {@link dev.weft.csp.spi.Extensions#simulated}. */
+    public static Scheduler simulated(Simulation simulation) {
         return ApiAccess.api().simulated(simulation);
     }
 

@@ -10,6 +10,7 @@ import dev.weft.csp.Pausable;
 import dev.weft.csp.Scheduler;
 import dev.weft.csp.Select;
 import dev.weft.csp.Timer;
+import dev.weft.csp.internal.LibraryAccess;
 import dev.weft.csp.runtime.Simulation;
 import dev.weft.csp.runtime.WorkerPool;
 
@@ -18,9 +19,6 @@ import dev.weft.csp.runtime.WorkerPool;
  * it.
  */
 public final class Extensions {
-    /** Final, so that the JIT calls the one implementation directly (csp-net offers every arriving value). */
-    private static final ApiBridge API = ApiBridge.installed();
-
     private Extensions() {
     }
 
@@ -31,7 +29,7 @@ public final class Extensions {
      * @throws IllegalArgumentException if {@code end} is not an end of a channel made by {@link Channel}
      */
     public static void usedFromOutside(Object end) {
-        API.usedFromOutside(end);
+        LibraryAccess.usedFromOutside(end);
     }
 
     /**
@@ -45,7 +43,7 @@ public final class Extensions {
      * @throws NullPointerException     if {@code value} is null
      */
     public static <T> boolean offer(ChannelOutput<T> out, T value) {
-        return API.offer(out, value);
+        return LibraryAccess.offer(out, value);
     }
 
     /**
@@ -57,12 +55,12 @@ public final class Extensions {
      */
     @Pausable
     public static void parkIgnoringCancellation(Object blocker) {
-        API.parkIgnoringCancellation(blocker, null);
+        LibraryAccess.parkIgnoringCancellation(blocker, null);
     }
 
     /** Woven form of {@link #parkIgnoringCancellation(Object)}. */
     public static void parkIgnoringCancellation(Object blocker, Fiber f) {
-        API.parkIgnoringCancellation(blocker, f);
+        LibraryAccess.parkIgnoringCancellation(blocker, f);
     }
 
     /**
@@ -73,7 +71,7 @@ public final class Extensions {
      * @throws IllegalArgumentException if {@code in} is not the input of a channel made by {@link Channel}
      */
     public static <T> T poll(ChannelInput<T> in) {
-        return API.poll(in);
+        return LibraryAccess.poll(in);
     }
 
     /**
@@ -83,7 +81,7 @@ public final class Extensions {
      * @throws IllegalArgumentException if {@code in} is not the input of a channel made by {@link Channel}
      */
     public static boolean awaited(ChannelInput<?> in) {
-        return API.awaited(in);
+        return LibraryAccess.awaited(in);
     }
 
     /**
@@ -91,7 +89,7 @@ public final class Extensions {
      * ({@link WorkerPool#plugPollers}).
      */
     public static WorkerPool pool(Scheduler scheduler) {
-        return API.pool(scheduler);
+        return LibraryAccess.pool(scheduler);
     }
 
     /**
@@ -103,6 +101,6 @@ public final class Extensions {
      * as a deadlocked one does ({@link DeadlockException}), its message saying so, with a fiber dump.
      */
     public static Scheduler simulated(Simulation simulation) {
-        return API.simulated(simulation);
+        return LibraryAccess.simulated(simulation);
     }
 }
