@@ -23,6 +23,11 @@ import java.util.function.BiConsumer;
  *
  * From a shell: {@code java -cp <class path> dev.weft.net.launch.Launcher <nodes> <program class> [args...]}
  * prints the result, or the failure and exits with 1.
+ *
+ * <p>The worker JVMs it starts on this machine start from a class-data archive of its class path (a class path of
+ * jars, on HotSpot), which the first launch that finds none records: kept in {@code -Dweft.launch.archiveDir}
+ * (default {@code ~/.cache/weft/class-data}), turned off by {@code -Dweft.launch.archive=false}; see
+ * docs/startup.md.
  */
 public final class Launcher {
     private final Builder config;
