@@ -35,6 +35,8 @@ final class LaunchRun<R> implements AutoCloseable {
     private final int size;
     private final List<Process> started = new ArrayList<>();
     private final SshWorkers ssh;
+    /** What this machine's workers start from; published once they have ended. */
+    private final ClassDataArchive archive;
     /** The worker JVMs this machine started that have joined, by pid: their exit names their node. */
     private final Map<Long, String> joinedPids = new ConcurrentHashMap<>();
     /** The names of the workers that have joined, by index (the join thread adds them; a timeout reads them). */
@@ -54,6 +56,7 @@ final class LaunchRun<R> implements AutoCloseable {
         this.args = args;
         this.program = (NetProgram<R>) Launcher.instantiate(programClass.getName());
         this.ssh = new SshWorkers(config);
+        this.archive = launcher.classDataArchive();
         this.size = config.localNodes + config.remoteNodes + config.sshHosts.size();
         try {
             this.node = Node.builder().scheduler(scheduler).serveNames().bind(config.host, config.port)
@@ -69,8 +72,10 @@ final class LaunchRun<R> implements AutoCloseable {
         NetConnectionServer<String, String> joins = node.connectionServer(WorkerMain.JOIN);
         for (int i = 1; i < config.localNodes; i++) {
             try {
-                watchExit(List.of(new ProcessBuilder(launcher.workerCommand(node.address().toString(),
-                        programClass.getName())).inheritIO().start()), WorkerMain.ANY_INDEX, "a worker JVM");
+                Process worker = new ProcessBuilder(launcher.workerCommand(node.address().toString(),
+                        programClass.getName(), archive.nextWorkerOptions())).inheritIO().start();
+                archive.started(worker);
+                watchExit(List.of(worker), WorkerMain.ANY_INDEX, "a worker JVM");
             } catch (IOException e) {
                 fail("could not start a worker JVM", e);
             }
@@ -258,6 +263,7 @@ final class LaunchRun<R> implements AutoCloseable {
             }
         }
         destroyStarted();
+        archive.publish();
         try {
             Runtime.getRuntime().removeShutdownHook(destroyOnExit);
         } catch (IllegalStateException shuttingDown) {

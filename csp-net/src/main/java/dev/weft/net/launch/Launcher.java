@@ -23,6 +23,11 @@ import java.util.function.BiConsumer;
  *
  * From a shell: {@code java -cp <class path> dev.weft.net.launch.Launcher <nodes> <program class> [args...]}
  * prints the result, or the failure and exits with 1.
+ *
+ * <p>The worker JVMs it starts on this machine start from a class-data archive of its class path (a class path of
+ * jars, on HotSpot), which the first launch that finds none records: kept in {@code -Dweft.launch.archiveDir}
+ * (default {@code ~/.cache/weft/class-data}), turned off by {@code -Dweft.launch.archive=false}; see
+ * docs/startup.md.
  */
 public final class Launcher {
     private final Builder config;
@@ -78,13 +83,14 @@ public final class Launcher {
     }
 
     /**
-     * The JVMs this machine runs for a launch: {@code java [this JVM's AOT cache] [jvmArgs] -cp <this class path>
-     * WorkerMain ...}.
+     * The JVMs this machine runs for a launch: {@code java [this JVM's AOT cache] [classData] [jvmArgs] -cp <this class
+     * path> WorkerMain ...}, where {@code classData} are a {@link ClassDataArchive}'s options.
      */
-    List<String> workerCommand(String launcher, String programClass) {
+    List<String> workerCommand(String launcher, String programClass, List<String> classData) {
         List<String> cmd = new ArrayList<>();
         cmd.add(System.getProperty("java.home") + File.separator + "bin" + File.separator + "java");
         cmd.addAll(AotCacheFlags.ofThisJvm());
+        cmd.addAll(classData); // before the user's options, so that a -Xlog of theirs wins over its quiet logging
         cmd.addAll(config.jvmArgs);
         cmd.add("-Dweft.heartbeat=" + config.heartbeatInterval.toMillis() + "," + config.heartbeatTimeout.toMillis());
         cmd.add("-Dweft.joinWait=" + config.joinTimeout.toMillis()); // then this launcher has given up on it
@@ -94,6 +100,13 @@ public final class Launcher {
         cmd.add(launcher);
         cmd.add(programClass);
         return cmd;
+    }
+
+    /** The class-data archive of this machine's workers: see {@link ClassDataArchive}. */
+    ClassDataArchive classDataArchive() {
+        List<String> workerJvmArgs = new ArrayList<>(AotCacheFlags.ofThisJvm());
+        workerJvmArgs.addAll(config.jvmArgs);
+        return ClassDataArchive.forWorkers(workerJvmArgs);
     }
 
     private static boolean isLoopback(String host) {

@@ -100,7 +100,7 @@ final class SshWorkers implements AutoCloseable {
     }
 
     /** Packs directory {@code dir} into the jar {@code jar}: the same classes and resources, on any host. */
-    private static void pack(Path dir, Path jar) throws IOException {
+    static void pack(Path dir, Path jar) throws IOException {
         try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar));
              Stream<Path> files = Files.walk(dir)) {
             for (Path f : (Iterable<Path>) files.filter(Files::isRegularFile).sorted()::iterator) {

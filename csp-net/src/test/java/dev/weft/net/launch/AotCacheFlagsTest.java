@@ -16,7 +16,7 @@ class AotCacheFlagsTest {
 
     @Test
     void workersOfALauncherWithoutACacheGetNoCacheOption() {
-        List<String> cmd = Launcher.builder().jvmArgs("-Xmx64m").build().workerCommand("127.0.0.1:1", "P");
+        List<String> cmd = Launcher.builder().jvmArgs("-Xmx64m").build().workerCommand("127.0.0.1:1", "P", List.of());
         assertTrue(cmd.stream().noneMatch(a -> a.startsWith("-XX:AOT")), cmd.toString()); // the test JVM has none
         assertEquals("-Xmx64m", cmd.get(1), cmd.toString());
     }
