@@ -33,9 +33,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A TCP connection whose operations pause the calling fiber instead of blocking its carrier (a plain thread
- * blocks in them). Bytes are read only while a reader keeps up ({@link #read}, or a select on {@link #readable()}),
- * so a connection nobody reads holds at most two reads' worth of them; {@link #write} pauses while the peer
- * does not take what was written, so a slow reader never makes the writer's memory grow.
+ * blocks in them). Bytes are read only once a reader asks ({@link #read}, or a select on {@link #readable()}),
+ * and while it keeps up, so a connection whose reader stops holds at most two reads' worth of them;
+ * {@link #write} pauses while the peer does not take what was written, so a slow reader never makes the
+ * writer's memory grow.
  *
  * <p>Cancellation: a cancelled {@code read} took nothing, and the connection stays open; a cancelled
  * {@code write} may have sent part of its buffer ({@code src.position()} says how much), then closes the
