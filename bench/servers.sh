@@ -28,14 +28,7 @@ if (( $(ulimit -n) < IDLE + 1000 )); then
   echo "ulimit -n is $(ulimit -n): too few descriptors for $IDLE connections" >&2; exit 1
 fi
 
-JAVA=${JAVA:-}
-if [[ -z "$JAVA" ]]; then
-  for j in /usr/lib/jvm/*/bin/java; do
-    v=$("$j" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
-    if [[ "${v%%.*}" -ge 21 ]]; then JAVA=$j; fi
-  done
-fi
-[[ -n "$JAVA" ]] || { echo "no JDK 21+ under /usr/lib/jvm for virtual threads" >&2; exit 1; }
+source bench/newest-jdk.sh
 if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
   mvn -q -B ${MVN_ARGS:-} -pl bench -am package -DskipTests
 fi

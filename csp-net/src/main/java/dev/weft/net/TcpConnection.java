@@ -33,9 +33,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A TCP connection whose operations pause the calling fiber instead of blocking its carrier (a plain thread
- * blocks in them). Bytes are read only when a reader asks ({@link #read}, or a select on {@link #readable()}),
- * so a connection nobody reads holds at most one read's worth of them; {@link #write} pauses while the peer
- * does not take what was written, so a slow reader never makes the writer's memory grow.
+ * blocks in them). Bytes are read only once a reader asks ({@link #read}, or a select on {@link #readable()}),
+ * and while it keeps up, so a connection whose reader stops holds at most two reads' worth of them;
+ * {@link #write} pauses while the peer does not take what was written, so a slow reader never makes the
+ * writer's memory grow.
  *
  * <p>Cancellation: a cancelled {@code read} took nothing, and the connection stays open; a cancelled
  * {@code write} may have sent part of its buffer ({@code src.position()} says how much), then closes the
@@ -60,7 +61,15 @@ public final class TcpConnection implements AutoCloseable {
     private final Readiness writable = new Readiness(this::writableNow, this);
     private final Runnable askForBytes = this::askForBytes;
     private final ArrayDeque<ByteBuf> received = new ArrayDeque<>(2);
+    /**
+     * Whether the socket is asked for bytes: from a reader's first wait until a read finds the reader behind
+     * (bytes of an earlier read still untaken). In between it stays asked from one read to the next, so that a
+     * reader that keeps up costs the socket no change of interest (an epoll_ctl each way) and its carrier no
+     * task per read.
+     */
     private boolean readRequested;
+    /** Set by a read that found bytes of an earlier one still untaken: the socket is not asked again. */
+    private boolean readerBehind;
     private boolean ended; // the peer sent the end of the stream, or the connection is gone
     private boolean outputShut;
     private boolean closed;
@@ -386,6 +395,17 @@ public final class TcpConnection implements AutoCloseable {
         return channel;
     }
 
+    /** The bytes read from the socket and not yet taken by a reader: what a slow reader makes this side hold. */
+    int receivedBytes() {
+        synchronized (events) {
+            int n = 0;
+            for (ByteBuf b : received) {
+                n += b.readableBytes();
+            }
+            return n;
+        }
+    }
+
     /** The bytes written and not yet taken by the socket: what a slow reader makes this side hold. */
     long queuedBytes() {
         ChannelOutboundBuffer queued = channel.unsafe().outboundBuffer();
@@ -404,6 +424,7 @@ public final class TcpConnection implements AutoCloseable {
             ByteBuf bytes = (ByteBuf) msg;
             synchronized (this) {
                 if (!closed && bytes.isReadable()) {
+                    readerBehind |= !received.isEmpty();
                     received.add(bytes);
                     return;
                 }
@@ -411,10 +432,23 @@ public final class TcpConnection implements AutoCloseable {
             bytes.release();
         }
 
+        /**
+         * Wakes the reader, and asks for the next bytes at once unless the reader is behind: asked from within
+         * the read, the socket's interest in input stays registered (Netty clears it after a read that nobody
+         * asked to follow). At the end of the stream this read comes before the news of it ({@link
+         * #userEventTriggered}), and the request is harmless: Netty keeps the interest, and the socket has no
+         * more to tell.
+         */
         @Override
         public void channelReadComplete(ChannelHandlerContext ctx) {
+            boolean more;
             synchronized (this) {
-                readRequested = false;
+                more = !readerBehind && !ended && !closed && failure == null;
+                readRequested = more;
+                readerBehind = false;
+            }
+            if (more) {
+                ctx.read();
             }
             readable.signal();
         }

@@ -60,7 +60,7 @@ public final class TcpServer implements AutoCloseable {
         ServerChannel listening = SocketLoops.newServerChannel();
         listening.config().setOption(ChannelOption.SO_REUSEADDR, true);
         listening.config().setAutoRead(false); // a connection is taken when someone accepts
-        listening.config().setRecvByteBufAllocator(new AcceptBatch()); // up to 128 of them at a time
+        listening.config().setRecvByteBufAllocator(new AcceptBatch()); // the whole backlog at a time
         listening.pipeline().addLast(server.arrivals);
         EventLoop loop = SocketLoops.here();
         ChannelFuture[] bound = new ChannelFuture[1];
