@@ -24,8 +24,11 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+	// Listen for SIGUSR1 before announcing READY: the script signals at once, and unhandled it kills.
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, syscall.SIGUSR1)
+	go reportMemory(signals)
 	fmt.Println("READY", ln.Addr().(*net.TCPAddr).Port)
-	go reportMemory()
 	for {
 		c, err := ln.Accept()
 		if err != nil {
@@ -36,9 +39,7 @@ func main() {
 }
 
 // reportMemory prints the heap and the goroutine stacks in use after a full collection, at each SIGUSR1.
-func reportMemory() {
-	signals := make(chan os.Signal, 1)
-	signal.Notify(signals, syscall.SIGUSR1)
+func reportMemory(signals <-chan os.Signal) {
 	for range signals {
 		runtime.GC()
 		var m runtime.MemStats
