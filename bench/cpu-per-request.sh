@@ -7,7 +7,8 @@
 # collector), system calls per request by kind (perf's syscall tracepoints), context switches per request.
 #
 # Usage, from anywhere:  bench/cpu-per-request.sh   (DURATION=6 CONNS="1000 10000" SERVERS="weft-1 weft-2 go-1
-#                                                    go-2" by default; 10,000 connections run 2 x DURATION)
+#                                                    go-2" by default, "virtual" and "netty" on request;
+#                                                    10,000 connections run 2 x DURATION)
 # Needs wrk, go, perf (with tracepoints: run as root or lower kernel.perf_event_paranoid), bc, a JDK 21+.
 # SKIP_BUILD=1 uses the benchmarks.jar already built; JAR= another one (an A/B of two builds).
 set -euo pipefail
@@ -29,6 +30,8 @@ cmd[weft-1]="$JAVA -Xms64m -Xmx1g -cp $JAR dev.weft.bench.net.LoadServer weft 1 
 cmd[weft-2]="$JAVA -Xms64m -Xmx1g -cp $JAR dev.weft.bench.net.LoadServer weft 2 0"
 cmd[go-1]="env GOMAXPROCS=1 $work/goload 0"
 cmd[go-2]="env GOMAXPROCS=2 $work/goload 0"
+cmd[virtual]="$JAVA -Xms64m -Xmx1g -cp $JAR dev.weft.bench.net.LoadServer virtual 0"
+cmd[netty]="$JAVA -Xms64m -Xmx1g -cp $JAR dev.weft.bench.net.LoadServer netty 2 0"
 calls=(epoll_ctl epoll_wait epoll_pwait read write recvfrom sendto futex accept4 close)
 
 ticks() { awk '{print $14, $15}' "/proc/$1/stat"; }   # user, kernel (clock ticks)
@@ -49,10 +52,11 @@ echo "load: $(uptime)"
 echo "| server | conns | req/s | p99 | user µs/req | kernel µs/req | carriers' user | carriers' kernel | syscalls/req | $(IFS='|'; echo "${calls[*]}" | sed 's/|/ | /g') | cswitch/req |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|$(printf -- '---:|%.0s' "${calls[@]}")---:|"
 for n in $SERVERS; do
-  ${cmd[$n]} > "$work/log" 2>&1 & p=$!
-  for _ in $(seq 600); do grep -q '^READY' "$work/log" && break; sleep 0.1; done
-  port=$(awk '/^READY/ {print $2}' "$work/log")
-  [[ -n "$port" ]] || { echo "$n did not start:" >&2; cat "$work/log" >&2; exit 1; }
+  log="$work/$n.log"   # its own file: a reused one could still show the last server's READY
+  ${cmd[$n]} > "$log" 2>&1 & p=$!
+  for _ in $(seq 600); do grep -q '^READY' "$log" && break; sleep 0.1; done
+  port=$(awk '/^READY/ {print $2}' "$log")
+  [[ -n "$port" ]] || { echo "$n did not start:" >&2; cat "$log" >&2; exit 1; }
   wrk -t2 -c100 -d5s "http://127.0.0.1:$port/" > /dev/null   # the JIT warmed up
   for c in $CONNS; do
     d=$(( c >= 10000 ? 2 * DURATION : DURATION ))

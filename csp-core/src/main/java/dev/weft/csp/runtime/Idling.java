@@ -127,7 +127,7 @@ final class Idling {
             if (pool.closed && pool.canStop()) {
                 return false;
             }
-            pool.rest.checkDeadlock(self);
+            long deferredCheck = pool.rest.checkDeadlock(self);
             TimerEntry due = earliestTimer();
             Simulation simulation = self.simulation;
             if (simulation != null && due != null) {
@@ -137,7 +137,7 @@ final class Idling {
                 }
                 due = null; // virtual time stands still while a party outside the pool may still act
             }
-            long wait = due == null ? Long.MAX_VALUE : due.deadline - System.nanoTime();
+            long wait = Math.min(deferredCheck, due == null ? Long.MAX_VALUE : due.deadline - System.nanoTime());
             if (self.stealing) {
                 // Nap instead, and come back to see whether that slice got stuck; a watch, once begun, doubles its
                 // naps up to the longest before the worker sleeps (slices of a few ms, one after another, last too).

@@ -13,6 +13,20 @@ final class Quiescence {
     private volatile DeadlockCheck check;
     /** {@code Weft.blocking} calls in flight: a party outside the pool that may still wake a fiber. */
     private final AtomicInteger blockingInFlight = new AtomicInteger();
+    /**
+     * A check reads every live fiber, and a pool comes to rest between any two events from outside: a server
+     * holding 10,000 idle connections would read them all between two requests of an eleventh, and spend
+     * most of its processor time doing so. So after a check the next one waits {@code CHECK_BACK_OFF} times
+     * as long as that check took (checks cost at most 1/21 of a carrier), at most
+     * {@code MAX_CHECK_DEFERRAL_NANOS}: the delay a deadlock report may get.
+     */
+    private static final int CHECK_BACK_OFF = 20;
+    private static final long MAX_CHECK_DEFERRAL_NANOS = 1_000_000_000L;
+    /**
+     * When the next check may run ({@code System.nanoTime()}), written by whichever worker checked last.
+     * Two workers that come to rest at once may both check: that only costs one more check.
+     */
+    private volatile long nextCheckAt = System.nanoTime();
 
     Quiescence(WorkerPool pool) {
         this.pool = pool;
@@ -35,22 +49,34 @@ final class Quiescence {
 
     /**
      * Called by {@code self} as it is about to park, with its own {@code parked} flag already set and its
-     * last look for work done: if every worker is at rest, runs the deadlock check.
+     * last look for work done: if every worker is at rest, runs the deadlock check, or defers it.
+     *
+     * @return how long {@code self} may park before it must look again for a deferred check (nanoseconds), or
+     *         {@code Long.MAX_VALUE} if none is deferred
      */
-    void checkDeadlock(Worker self) {
+    long checkDeadlock(Worker self) {
         DeadlockCheck c = check;
         if (c == null || pool.idle.get() != pool.size()) {
-            return;
+            return Long.MAX_VALUE;
         }
         long[] marks = marks(self);
         if (marks == null) {
-            return;
+            return Long.MAX_VALUE;
+        }
+        long start = System.nanoTime();
+        long deferred = nextCheckAt - start;
+        if (deferred > 0) {
+            return deferred;
         }
         try {
             c.check(pool, () -> Arrays.equals(marks, marks(self)));
         } catch (RuntimeException | Error e) {
             PoolFailures.carrierFailure(null, e); // a bug in the check (or a blocker's toString): the carrier goes on
+        } finally {
+            long end = System.nanoTime();
+            nextCheckAt = end + Math.min((end - start) * CHECK_BACK_OFF, MAX_CHECK_DEFERRAL_NANOS);
         }
+        return Long.MAX_VALUE;
     }
 
     /**
