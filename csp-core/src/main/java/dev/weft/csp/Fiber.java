@@ -16,6 +16,7 @@ import dev.weft.csp.runtime.RuntimeEvents;
 import dev.weft.csp.runtime.Simulation;
 import dev.weft.csp.runtime.StackReserve;
 import dev.weft.csp.runtime.WorkerPool;
+import java.lang.invoke.LambdaMetafactory;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
@@ -41,7 +42,17 @@ public final class Fiber extends FiberState {
         ApiAccess.install(new Access()); // the internals' way in (dev.weft.csp.internal)
     }
 
-    private static final MethodHandle RUN_WOVEN = wovenRun();
+    /**
+     * Calls a process's woven {@code run(Fiber)}, which javac cannot see: an interface implemented by a class that
+     * {@link LambdaMetafactory} spins (one {@code invokeinterface}), not a method handle, which unoptimised
+     * compiled code (C1, the first tier) calls through several frames and a receiver check in the VM.
+     */
+    private static final WovenRun RUN_WOVEN = wovenRun();
+
+    /** The caller of a process's woven form; see {@link #RUN_WOVEN}. */
+    private interface WovenRun {
+        void run(CSProcess process, Fiber fiber);
+    }
 
     /** A fiber for {@code process} in run {@code group} (or none): {@link FiberLifecycle#launch} queues it. */
     Fiber(CSProcess process, RunGroup group) {
@@ -55,12 +66,19 @@ public final class Fiber extends FiberState {
         this.state = THREAD_BOUND;
     }
 
-    private static MethodHandle wovenRun() {
+    private static WovenRun wovenRun() {
+        MethodHandles.Lookup lookup = MethodHandles.lookup();
+        MethodHandle run;
         try {
-            return MethodHandles.publicLookup().findVirtual(CSProcess.class, "run",
-                    MethodType.methodType(void.class, Fiber.class));
+            run = lookup.findVirtual(CSProcess.class, "run", MethodType.methodType(void.class, Fiber.class));
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("csp-core was not woven: CSProcess.run(Fiber) is missing", e);
+        }
+        try {
+            return (WovenRun) LambdaMetafactory.metafactory(lookup, "run", MethodType.methodType(WovenRun.class),
+                    run.type(), run, run.type()).getTarget().invokeExact();
+        } catch (Throwable e) {
+            throw new ExceptionInInitializerError(e);
         }
     }
 
@@ -272,7 +290,7 @@ public final class Fiber extends FiberState {
                 mode = RUNNING;
             }
             try {
-                RUN_WOVEN.invokeExact((CSProcess) process, this);
+                RUN_WOVEN.run((CSProcess) process, this);
             } catch (AbstractMethodError | NoSuchMethodError | IllegalAccessError | BootstrapMethodError e) {
                 end(Unwoven.explain(e, process));
                 return;

@@ -69,7 +69,7 @@ public final class FiberDump {
         out.println(head);
         if (carrier != null) {
             for (StackTraceElement e : carrier.getStackTrace()) {
-                if (e.getClassName().equals("dev.weft.csp.Fiber") && e.getMethodName().equals("runSlice")) {
+                if (Schedulable.isCarrierFrame(e)) {
                     break;
                 }
                 out.println("\tat " + e);
