@@ -16,7 +16,6 @@ import dev.weft.csp.runtime.RuntimeEvents;
 import dev.weft.csp.runtime.Simulation;
 import dev.weft.csp.runtime.StackReserve;
 import dev.weft.csp.runtime.WorkerPool;
-import java.lang.invoke.LambdaMetafactory;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
@@ -42,17 +41,7 @@ public final class Fiber extends FiberState {
         ApiAccess.install(new Access()); // the internals' way in (dev.weft.csp.internal)
     }
 
-    /**
-     * Calls a process's woven {@code run(Fiber)}, which javac cannot see: an interface implemented by a class that
-     * {@link LambdaMetafactory} spins (one {@code invokeinterface}), not a method handle, which unoptimised
-     * compiled code (C1, the first tier) calls through several frames and a receiver check in the VM.
-     */
-    private static final WovenRun RUN_WOVEN = wovenRun();
-
-    /** The caller of a process's woven form; see {@link #RUN_WOVEN}. */
-    private interface WovenRun {
-        void run(CSProcess process, Fiber fiber);
-    }
+    private static final MethodHandle RUN_WOVEN = wovenRun();
 
     /** A fiber for {@code process} in run {@code group} (or none): {@link FiberLifecycle#launch} queues it. */
     Fiber(CSProcess process, RunGroup group) {
@@ -66,19 +55,12 @@ public final class Fiber extends FiberState {
         this.state = THREAD_BOUND;
     }
 
-    private static WovenRun wovenRun() {
-        MethodHandles.Lookup lookup = MethodHandles.lookup();
-        MethodHandle run;
+    private static MethodHandle wovenRun() {
         try {
-            run = lookup.findVirtual(CSProcess.class, "run", MethodType.methodType(void.class, Fiber.class));
+            return MethodHandles.publicLookup().findVirtual(CSProcess.class, "run",
+                    MethodType.methodType(void.class, Fiber.class));
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("csp-core was not woven: CSProcess.run(Fiber) is missing", e);
-        }
-        try {
-            return (WovenRun) LambdaMetafactory.metafactory(lookup, "run", MethodType.methodType(WovenRun.class),
-                    run.type(), run, run.type()).getTarget().invokeExact();
-        } catch (Throwable e) {
-            throw new ExceptionInInitializerError(e);
         }
     }
 
@@ -290,7 +272,7 @@ public final class Fiber extends FiberState {
                 mode = RUNNING;
             }
             try {
-                RUN_WOVEN.run((CSProcess) process, this);
+                RUN_WOVEN.invokeExact((CSProcess) process, this);
             } catch (AbstractMethodError | NoSuchMethodError | IllegalAccessError | BootstrapMethodError e) {
                 end(Unwoven.explain(e, process));
                 return;

@@ -122,10 +122,7 @@ class FiberDumpTest {
         }
     }
 
-    /**
-     * A running fiber's dump shows its carrier's stack down to its process's own frames: none of the carrier's,
-     * nor the class the JDK spins for the call into the process's woven form.
-     */
+    /** A running fiber's dump shows its carrier's stack down to its process's own frames, none of the carrier's. */
     @Test
     @Timeout(20)
     void aRunningFiberShowsItsStackDownToItsProcessOnly() {

@@ -69,7 +69,7 @@ public final class FiberDump {
         out.println(head);
         if (carrier != null) {
             for (StackTraceElement e : carrier.getStackTrace()) {
-                if (Schedulable.isCarrierFrame(e)) {
+                if (e.getClassName().equals("dev.weft.csp.Fiber") && e.getMethodName().equals("runSlice")) {
                     break;
                 }
                 out.println("\tat " + e);

@@ -317,7 +317,7 @@ final class CarrierWatchdog {
                 .append(", stalling the fibers queued behind it. A blocking call (Thread.sleep, I/O, a lock) belongs")
                 .append(" in Weft.blocking; a long computation can call Fiber.yieldIfDue(). The fiber is at:");
         for (StackTraceElement e : stack) {
-            if (Schedulable.isCarrierFrame(e)) {
+            if (e.getClassName().equals("dev.weft.csp.Fiber") && e.getMethodName().equals("runSlice")) {
                 break; // below: the carrier's own frames
             }
             b.append("\n\tat ").append(e);

@@ -56,15 +56,4 @@ public abstract class Schedulable extends Continuation {
 
     /** Runs the fiber until it pauses or ends; called by the worker that dequeued it. */
     protected abstract void runSlice();
-
-    /**
-     * Whether {@code frame}, of a carrier's stack, is where the carrier's own frames begin, below those of the
-     * slice's process: {@code Fiber.runSlice}, or the call into the process's woven form, which a fiber makes
-     * through a class the JDK spins for it ({@code Fiber$$Lambda...}). Dumps and reports stop there.
-     */
-    public static boolean isCarrierFrame(StackTraceElement frame) {
-        String c = frame.getClassName();
-        return c.equals("dev.weft.csp.Fiber") && frame.getMethodName().equals("runSlice")
-                || c.startsWith("dev.weft.csp.Fiber$$Lambda");
-    }
 }
