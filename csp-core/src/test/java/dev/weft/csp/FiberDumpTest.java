@@ -122,6 +122,37 @@ class FiberDumpTest {
         }
     }
 
+    /** A running fiber's dump shows its carrier's stack down to its process's own frames, none of the carrier's. */
+    @Test
+    @Timeout(20)
+    void aRunningFiberShowsItsStackDownToItsProcessOnly() {
+        try (Scheduler s = Scheduler.create(2)) {
+            AtomicBoolean stop = new AtomicBoolean();
+            Fiber spinner = Weft.spawn(s, () -> spinUntil(stop));
+            try {
+                String dump = s.dumpFibers();
+                while (!dump.contains("spinUntil")) {
+                    Thread.onSpinWait();
+                    dump = s.dumpFibers();
+                }
+                String section = dump.substring(dump.indexOf(" running on "));
+                section = section.substring(0, section.indexOf("\n\n"));
+                assertTrue(section.contains("dev.weft.csp.FiberDumpTest.lambda$aRunningFiberShows"), section);
+                assertTrue(!section.contains("dev.weft.csp.Fiber.") && !section.contains("dev.weft.csp.Fiber$")
+                        && !section.contains("dev.weft.csp.runtime."), section);
+            } finally {
+                stop.set(true);
+            }
+            spinner.join();
+        }
+    }
+
+    static void spinUntil(AtomicBoolean stop) {
+        while (!stop.get()) {
+            Thread.onSpinWait();
+        }
+    }
+
     @Test
     @Timeout(20)
     void theMBeanGoesAwayWithTheScheduler() throws Exception {

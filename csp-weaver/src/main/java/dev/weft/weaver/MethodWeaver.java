@@ -75,7 +75,7 @@ final class MethodWeaver implements Opcodes {
         if (sites.isEmpty()) {
             return;
         }
-        new ResumeCode(context.cls(), method, fiberSlot, context.saves(), this::newTemp).emit(sites);
+        new ResumeCode(context.cls(), method, fiberSlot, context.saves(), context.hierarchy(), this::newTemp).emit(sites);
     }
 
     private MethodFlow analyse() throws AnalyzerException {

@@ -52,13 +52,16 @@ final class ResumeCode implements Opcodes {
     private final MethodNode method;
     private final int fiberSlot;
     private final SaveMethods saves;
+    private final ClassHierarchy hierarchy;
     private final IntUnaryOperator newTemp;
 
-    ResumeCode(ClassNode cls, MethodNode method, int fiberSlot, SaveMethods saves, IntUnaryOperator newTemp) {
+    ResumeCode(ClassNode cls, MethodNode method, int fiberSlot, SaveMethods saves, ClassHierarchy hierarchy,
+            IntUnaryOperator newTemp) {
         this.cls = cls;
         this.method = method;
         this.fiberSlot = fiberSlot;
         this.saves = saves;
+        this.hierarchy = hierarchy;
         this.newTemp = newTemp;
     }
 
@@ -466,11 +469,23 @@ final class ResumeCode implements Opcodes {
                 break;
             default:
                 b.add(new MethodInsnNode(INVOKEVIRTUAL, CONT, "popRef", "()Ljava/lang/Object;", false));
-                if (!t.getDescriptor().equals("Ljava/lang/Object;")) {
+                if (needsCast(t)) {
                     b.add(new TypeInsnNode(CHECKCAST, t.getSort() == Type.ARRAY ? t.getDescriptor() : t.getInternalName()));
                 }
         }
         return b;
+    }
+
+    /**
+     * Whether a reference restored as {@code t} needs a {@code checkcast}: not to {@code Object}, nor to an
+     * interface, which the verifier lets any reference stand for (it checks calls on it when they run). The value
+     * is the one saved from that very slot, so a cast could not fail; and a cast to an interface is costly: it
+     * searches the object's interfaces, and on JDK 17 the one-entry cache of the last interface found thrashes
+     * as soon as the object is also cast to another, making every resume pay the search in unoptimised code.
+     */
+    private boolean needsCast(Type t) {
+        return t.getSort() == Type.ARRAY
+                || !t.getInternalName().equals("java/lang/Object") && !hierarchy.isInterface(t.getInternalName());
     }
 
     private static AbstractInsnNode zero(Type t) {

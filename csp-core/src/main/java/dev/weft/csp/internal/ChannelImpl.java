@@ -581,7 +581,7 @@ public final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T
      * the end ({@link #channel()}), so that an end holds one reference to its channel, not two (one per level
      * of inner class): 8 bytes less per end.
      */
-    public abstract static class End extends WaitQueue implements AltGuard, Waitable, ChannelQueue {
+    public abstract static class End extends ChannelQueue implements AltGuard, Waitable {
 
         public void poison() {
             channel().end(true);

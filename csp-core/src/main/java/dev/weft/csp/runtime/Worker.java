@@ -311,23 +311,8 @@ final class Worker implements Runnable {
     public void run() {
         Throwable crash = null;
         try {
-            for (;;) {
-                Schedulable c = next();
-                if (c == null) {
-                    if (!idling.idle()) {
-                        return;
-                    }
-                    continue;
-                }
-                running = c;
-                SLICES.setOpaque(this, slices + 1); // opaque: see the field's comment
-                try {
-                    c.runSlice();
-                } catch (Throwable t) {
-                    PoolFailures.carrierFailure(c, t);
-                }
-                startCredit.giveBack();
-                running = null;
+            while (dispatchNext()) {
+                // the loop's body is a method of its own: see dispatchNext
             }
         } catch (Throwable t) {
             crash = t; // a failure of the scheduler itself: the runs it served fail (see workerStopped)
@@ -344,6 +329,29 @@ final class Worker implements Runnable {
                 pool.workerStopped(this, crash);
             }
         }
+    }
+
+    /**
+     * Runs the next slice, or idles until there is one; false once the worker must stop. A method of its own, not
+     * the body of {@link #run}'s loop: the JIT compiles a method once it has been called a few hundred times,
+     * where a loop inside one call that never returns waits for tens of thousands of passes (on-stack
+     * replacement), in a short program the carrier would run its first 60,000 slices from the interpreter.
+     */
+    private boolean dispatchNext() {
+        Schedulable c = next();
+        if (c == null) {
+            return idling.idle();
+        }
+        running = c;
+        SLICES.setOpaque(this, slices + 1); // opaque: see the field's comment
+        try {
+            c.runSlice();
+        } catch (Throwable t) {
+            PoolFailures.carrierFailure(c, t);
+        }
+        startCredit.giveBack();
+        running = null;
+        return true;
     }
 
     private Schedulable next() {
