@@ -72,6 +72,12 @@ final class Worker implements Runnable {
     /** Fibers of other homes that ended here (see {@link #endedHere}). */
     private final EndedAway endedAway = new EndedAway();
     private int dispatch;
+    /**
+     * Polled fibers run since the last rotation: the next one takes in at least as many of the fibers waiting in
+     * batches (spawned ones above all), so that a carrier busy with I/O starts new fibers as fast as it serves
+     * its sockets, rather than a batch of them per round of all its sockets.
+     */
+    private int polledSinceRotation;
     /** Hand-placed preemption checks left before the next look at whether others wait (see countYieldCheck). */
     private int yieldChecks;
     private boolean shrank;
@@ -350,6 +356,7 @@ final class Worker implements Runnable {
         if (--dispatch < 0 || active.isEmpty()) {
             Schedulable c = polled.poll(); // at the rotations only: the dispatches between them pay nothing for I/O
             if (c != null) {
+                polledSinceRotation++;
                 return c;
             }
             rotate();
@@ -396,8 +403,9 @@ final class Worker implements Runnable {
                     active.moveAllTo(b);
                     enqueue(b);
                 }
-                takeBatch();
+                takeBatch(polledSinceRotation);
             }
+            polledSinceRotation = 0;
         }
         Poller p = poller;
         if (p != null && !active.isEmpty()) { // with nothing to run, the worker waits in the poller at once
@@ -433,6 +441,12 @@ final class Worker implements Runnable {
 
     /** Makes the oldest waiting batch active (unless a thief took every one first). */
     void takeBatch() {
+        takeBatch(0);
+    }
+
+    /** Makes the oldest waiting batches active, at least {@code atLeast} fibers' worth if that many wait. */
+    private void takeBatch(int atLeast) {
+        int want = Math.max(MERGE_BELOW, atLeast);
         do {
             Batch b = window.poll();
             if (b == null) {
@@ -443,7 +457,7 @@ final class Worker implements Runnable {
             }
             takeAll(b);
             refillWindow();
-        } while (active.size() < MERGE_BELOW);
+        } while (active.size() < want);
     }
 
     /** Makes the fibers of {@code b} active; {@code b}, empty, is kept for the next split. */
