@@ -79,7 +79,7 @@ final class ClassDataArchive {
         }
         try {
             MessageDigest sha = MessageDigest.getInstance("SHA-256");
-            update(sha, System.getProperty("java.home"), System.getProperty("java.vm.name"), System.getProperty("java.vm.version"));
+            update(sha, System.getProperty("java.home"), vm, System.getProperty("java.vm.version"));
             for (String entry : classPath.split(File.pathSeparator)) {
                 Path jar = Path.of(entry).toAbsolutePath();
                 if (!Files.isRegularFile(jar)) {
