@@ -72,6 +72,14 @@ final class Worker implements Runnable {
     /** Fibers of other homes that ended here (see {@link #endedHere}). */
     private final EndedAway endedAway = new EndedAway();
     private int dispatch;
+    /**
+     * Polled fibers run since the last rotation (a turn of them: see {@link #next}). The invariant that keeps a
+     * carrier busy with I/O fair to its other fibers (spawned, woken by a channel, handed over): the turn of
+     * waiting fibers that follows runs at least as many of them as this, or all that wait if fewer. So a
+     * waiting fiber with k fibers ahead of it in its carrier's queues runs after at most about k polled fibers
+     * plus one turn of them on its carrier, however many sockets the carrier serves (see {@link #rotate}).
+     */
+    private int polledSinceRotation;
     /** Hand-placed preemption checks left before the next look at whether others wait (see countYieldCheck). */
     private int yieldChecks;
     private boolean shrank;
@@ -354,10 +362,15 @@ final class Worker implements Runnable {
         return true;
     }
 
+    /**
+     * The next fiber to run. Turns alternate: the active batch until its dispatch budget is spent (or it is
+     * empty), then every polled fiber, then a rotation that sets the next budget.
+     */
     private Schedulable next() {
         if (--dispatch < 0 || active.isEmpty()) {
             Schedulable c = polled.poll(); // at the rotations only: the dispatches between them pay nothing for I/O
             if (c != null) {
+                polledSinceRotation++;
                 return c;
             }
             rotate();
@@ -391,27 +404,36 @@ final class Worker implements Runnable {
         if (!timers.isEmpty()) {
             TimerHeap.fire(timers.takeDue(pool.nanoTime(), false));
         }
+        int polledTurn = polledSinceRotation;
+        polledSinceRotation = 0;
         if (stealing) {
-            if (!shrank && active.size() >= 2) {
-                Batch half = newBatch();
-                active.moveSecondHalfTo(half);
-                enqueue(half);
-            }
             refillWindow();
-            if (!window.isEmpty()) {
+            boolean split = !shrank && active.size() >= 2;
+            if (split || !window.isEmpty()) {
+                // Behind the waiting batches, older fibers first (else the newer half would pass the older one
+                // at every rotation), and one half apart for a thief if the batch never shrank.
+                if (split) {
+                    Batch older = newBatch();
+                    active.moveFirstHalfTo(older);
+                    enqueue(older);
+                }
                 if (!active.isEmpty()) {
                     Batch b = newBatch();
                     active.moveAllTo(b);
                     enqueue(b);
                 }
-                takeBatch();
+                takeBatch(polledTurn);
             }
         }
         Poller p = poller;
         if (p != null && !active.isEmpty()) { // with nothing to run, the worker waits in the poller at once
             pollWhileBusy(p);
         }
-        dispatch = Math.min(Math.max(active.size(), 1) * DISPATCH_PER_FIBER, DISPATCH_LIMIT);
+        // At least one dispatch per fiber taken in for each polled fiber of the last turn (the invariant at
+        // polledSinceRotation): a fixed budget would let a carrier with thousands of sockets run a few hundred
+        // waiting fibers per turn of them, and send the rest of its intake back behind the newer ones.
+        int budget = Math.min(Math.max(active.size(), 1) * DISPATCH_PER_FIBER, DISPATCH_LIMIT);
+        dispatch = Math.max(budget, Math.min(active.size(), polledTurn));
         shrank = false;
     }
 
@@ -441,6 +463,15 @@ final class Worker implements Runnable {
 
     /** Makes the oldest waiting batch active (unless a thief took every one first). */
     void takeBatch() {
+        takeBatch(0);
+    }
+
+    /**
+     * Makes the oldest waiting batches active, at least {@code atLeast} fibers' worth if that many wait (the
+     * polled fibers of the last turn: see {@link #polledSinceRotation}).
+     */
+    private void takeBatch(int atLeast) {
+        int want = Math.max(MERGE_BELOW, atLeast);
         do {
             Batch b = window.poll();
             if (b == null) {
@@ -451,7 +482,7 @@ final class Worker implements Runnable {
             }
             takeAll(b);
             refillWindow();
-        } while (active.size() < MERGE_BELOW);
+        } while (active.size() < want);
     }
 
     /** Makes the fibers of {@code b} active; {@code b}, empty, is kept for the next split. */
