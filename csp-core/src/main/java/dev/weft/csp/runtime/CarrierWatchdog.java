@@ -7,6 +7,7 @@ import java.security.CodeSource;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -14,8 +15,9 @@ import java.util.concurrent.locks.LockSupport;
  * computes for long without pausing, stalls every fiber queued behind it, and nothing else would say so. One
  * daemon thread ({@code weft-carrier-watchdog}) looks at every scheduler's carriers a few times per threshold
  * ({@code weft.stuckCarrierMillis}, default 50 ms, 0 to switch off); it runs while a scheduler's carriers
- * run, and ends when none does or when it is interrupted (the next scheduler started starts it again). While
- * every carrier waits for work it sleeps, until a carrier wakes.
+ * run, and ends when none does or when it is interrupted (the next scheduler started starts it again). Once a
+ * whole round has passed in which no carrier ran a slice, and every carrier waits for work, it sleeps until a
+ * carrier wakes.
  *
  * <p>A slice seen running past the threshold is reported once, through {@link System.Logger} (logger
  * {@code dev.weft.csp}, level WARNING), naming the fiber, with its carrier's stack taken while that slice still
@@ -49,6 +51,8 @@ final class CarrierWatchdog {
     private static volatile Thread thread; // written under the class's monitor; read without it by carrierWoke
     /** Set while the watchdog sleeps because every carrier waits for work: see {@link #carrierWoke}. */
     private static volatile boolean dozing;
+    /** How many times a carrier's wake-up has ended a doze (for tests). */
+    private static final AtomicLong DOZES_ENDED = new AtomicLong();
     /**
      * The longest doze: the MBeans of a JMX agent that comes while all is idle are registered within it. Tests
      * make it long, to show that a carrier's wake-up ends a doze.
@@ -127,7 +131,7 @@ final class CarrierWatchdog {
                     return;
                 }
             }
-            if (everyCarrierWaits()) {
+            if (nothingRanSinceLastRound() && everyCarrierWaits()) {
                 doze();
                 SchedulerMBeans.registerWaiting(); // as after any round: an agent may have come meanwhile
                 continue;
@@ -147,6 +151,23 @@ final class CarrierWatchdog {
                 }
             }
         }
+    }
+
+    /**
+     * Whether no carrier has begun a slice since the last round looked ({@link #look} keeps each worker's count):
+     * only a quiet scheduler is worth a doze. A carrier that waits between short bursts of work (a request and
+     * its reply, tens of microseconds apart) would otherwise end a doze at each burst, a futex call and a
+     * wake-up of this thread per message; while it works in bursts the watchdog keeps its rounds instead.
+     */
+    private static boolean nothingRanSinceLastRound() {
+        for (Watch[] watches : POOLS.values()) {
+            for (Watch w : watches) {
+                if (w.worker.slices() != w.slice) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     /**
@@ -179,9 +200,15 @@ final class CarrierWatchdog {
         if (dozing) { // volatile: see doze()
             Thread t = thread;
             if (t != null) {
+                DOZES_ENDED.incrementAndGet();
                 LockSupport.unpark(t); // a stray unpark only ends a later round early
             }
         }
+    }
+
+    /** How many times a carrier's wake-up has ended a doze so far (for tests). */
+    static long dozesEnded() {
+        return DOZES_ENDED.get();
     }
 
     /** Whether the watchdog sleeps because every carrier waits (for tests). */

@@ -1,6 +1,10 @@
 package dev.weft.csp.runtime;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.weft.csp.Channel;
+import dev.weft.csp.One2OneChannel;
 
 import dev.weft.csp.Scheduler;
 import dev.weft.csp.Timer;
@@ -15,7 +19,8 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The carrier watchdog sleeps while every carrier waits for work, and a carrier that wakes wakes it: a slice
- * that blocks its carrier after a doze is reported, though the doze would last an hour.
+ * that blocks its carrier after a doze is reported, though the doze would last an hour. A carrier that waits
+ * between messages, as one serving requests does, does not wake it at each message.
  */
 class CarrierWatchdogDozeTest {
     private static final long PATIENCE_NANOS = Duration.ofSeconds(20).toNanos();
@@ -72,6 +77,39 @@ class CarrierWatchdogDozeTest {
         } finally {
             CarrierWatchdog.dozeNanos = doze;
             weft.removeHandler(handler);
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void aCarrierWokenForEachMessageDoesNotEndADozeEachTime() throws Exception {
+        int messages = 2000;
+        try (Scheduler s = Scheduler.create(1)) {
+            One2OneChannel<Integer> ping = Channel.one2one();
+            One2OneChannel<Integer> pong = Channel.one2one();
+            Weft.run(s, () -> Timer.sleep(Duration.ofMillis(1))); // the carrier started, then waits for work
+            long end = System.nanoTime() + PATIENCE_NANOS;
+            while (!CarrierWatchdog.isDozing() && System.nanoTime() - end < 0) {
+                Thread.yield();
+            }
+            assertTrue(CarrierWatchdog.isDozing(), "the watchdog never dozed beside an idle carrier");
+            long before = CarrierWatchdog.dozesEnded();
+            Thread echo = new Thread(() -> Weft.run(s, () -> {
+                for (int i = 0; i < messages; i++) {
+                    pong.out().write(ping.in().read());
+                }
+            }));
+            echo.start();
+            for (int i = 0; i < messages; i++) { // each message wakes the carrier, which waits again for the next
+                ping.out().write(i);
+                assertEquals(i, pong.in().read());
+            }
+            echo.join();
+            long ended = CarrierWatchdog.dozesEnded() - before;
+            // A doze needs a whole round (5 ms or more) with no slice: the first message ends the one above, and
+            // only a stall of this thread that long lets the watchdog doze again. (Ending a doze at every wake-up
+            // that finds the watchdog dozing, it ended over 100.)
+            assertTrue(ended <= messages / 100, messages + " wake-ups of the carrier ended " + ended + " dozes");
         }
     }
 }

@@ -43,18 +43,6 @@ public final class CarrierLoop extends AbstractScheduledEventExecutor implements
     private static final int TASKS_PER_DRIVE = 1024;
     /** How long a carrier that finds its loop held by a helper sleeps before it looks again. */
     private static final long HELD_NANOS = 50_000;
-    /**
-     * How long an idle carrier whose sockets have lately had I/O polls without blocking before it blocks in
-     * epoll ({@link #await}). A peer that answers at once (a request and its reply, a synchronous net channel's
-     * ack) answers within a few tens of microseconds on a LAN or loopback: caught by the spin, the answer costs
-     * no blocking epoll_wait, no sleep and no wake-up of the thread by the scheduler, which together cost about
-     * as much as the round trip itself. Tens of microseconds at most because the machines are shared (an idle
-     * worker never spins for long): a carrier that finds nothing blocks as before, spins again only once its
-     * blocking poll has found I/O, and less and less often while its spins stay vain ({@link #vainSpins}).
-     */
-    static final long SPIN_NANOS = 25_000;
-    /** After this many vain spins in a row, a loop spins once in 2^this awaits (see {@link #vainSpins}). */
-    private static final int MAX_VAIN_SPINS = 6;
 
     private final CarrierLoops parent;
     private final Thread carrier;
@@ -67,21 +55,8 @@ public final class CarrierLoop extends AbstractScheduledEventExecutor implements
     private volatile boolean closed;
     /** The bound of the blocking poll under way (driver only). */
     private long waitNanos;
-    /**
-     * Whether this loop has handled I/O since its last blocking poll began (driver only): only then may an idle
-     * carrier spin for more before it blocks ({@link #SPIN_NANOS}). A loop whose sockets are quiet, or that has
-     * none, never spins.
-     */
-    private boolean ioLately;
-    /**
-     * Spins in vain in a row (at most {@link #MAX_VAIN_SPINS}), and how many awaits are left to block without
-     * spinning because of them (driver only): after n vain spins the next 2^n - 1 awaits do not spin, and a
-     * spin that finds something starts over. Peers that answer late (a loaded machine, where a spinning carrier
-     * would take the core the peer needs) thus cost a vain spin in 64 awaits at most.
-     */
-    private int vainSpins, awaitsWithoutSpin;
-    /** Awaits that blocked in epoll, and awaits that a spin answered (carrier only; read by tests). */
-    private volatile long blockingAwaits, spunAwaits;
+    /** How many times this loop has polled its sockets, and how many of those polls could not block (driver only). */
+    private volatile long polls, pollsWithoutBlocking;
     private boolean initialized;
     private final IoHandlerContext nonBlocking = new Context(false);
     private final IoHandlerContext blocking = new Context(true);
@@ -119,12 +94,6 @@ public final class CarrierLoop extends AbstractScheduledEventExecutor implements
         }
         try {
             waitNanos = nanos;
-            if (ioLately && spinFor(Math.min(nanos, SPIN_NANOS))) {
-                spunAwaits = spunAwaits + 1;
-                return;
-            }
-            ioLately = false; // set again by this poll if it finds I/O
-            blockingAwaits = blockingAwaits + 1;
             drive(blocking);
         } finally {
             leave();
@@ -133,36 +102,19 @@ public final class CarrierLoop extends AbstractScheduledEventExecutor implements
     }
 
     /**
-     * Polls without blocking for up to {@code nanos}, unless vain spins of late say not to: true once it handled
-     * I/O, or once the carrier has something else to do (a wake-up, a queued task, a fiber to run); false if
-     * nothing came or it did not spin.
+     * How many times this loop has polled its sockets (an {@code epoll_wait} each, blocking or not): tests count
+     * them against the waits of its carrier.
      */
-    private boolean spinFor(long nanos) {
-        if (awaitsWithoutSpin > 0) {
-            awaitsWithoutSpin--;
-            return false;
-        }
-        long end = System.nanoTime() + nanos;
-        do {
-            if (drive(nonBlocking) > 0 || !blocking.canBlock()) {
-                vainSpins = 0;
-                return true;
-            }
-            Thread.onSpinWait();
-        } while (System.nanoTime() - end < 0);
-        vainSpins = Math.min(vainSpins + 1, MAX_VAIN_SPINS);
-        awaitsWithoutSpin = (1 << vainSpins) - 1;
-        return false;
+    public long polls() {
+        return polls;
     }
 
-    /** How many {@link #await}s have blocked in the poll (tests: a spin that answers saves one). */
-    public long blockingAwaits() {
-        return blockingAwaits;
-    }
-
-    /** How many {@link #await}s a spin without blocking answered ({@link #SPIN_NANOS}). */
-    public long spunAwaits() {
-        return spunAwaits;
+    /**
+     * How many of {@link #polls} could not block ({@code epoll_wait} with no timeout): a busy carrier's between
+     * slices, a helper's beside a long slice; an idle carrier blocks at once.
+     */
+    public long pollsWithoutBlocking() {
+        return pollsWithoutBlocking;
     }
 
     @Override
@@ -266,19 +218,16 @@ public final class CarrierLoop extends AbstractScheduledEventExecutor implements
         }
     }
 
-    /**
-     * One round, as the driver: queued tasks (writes first out), I/O, then the tasks the I/O queued; returns how
-     * many handles had I/O.
-     */
-    private int drive(IoHandlerContext context) {
+    /** One round, as the driver: queued tasks (writes first out), I/O, then the tasks the I/O queued. */
+    private void drive(IoHandlerContext context) {
         initialize();
         runTasks(TASKS_PER_DRIVE);
-        int handled = handler.run(context);
-        if (handled > 0) {
-            ioLately = true;
+        polls = polls + 1;
+        if (context == nonBlocking) {
+            pollsWithoutBlocking = pollsWithoutBlocking + 1;
         }
+        handler.run(context);
         runTasks(TASKS_PER_DRIVE);
-        return handled;
     }
 
     private void runTasks(int max) {
