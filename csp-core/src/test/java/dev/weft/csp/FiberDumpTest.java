@@ -139,7 +139,7 @@ class FiberDumpTest {
                 section = section.substring(0, section.indexOf("\n\n"));
                 assertTrue(section.contains("dev.weft.csp.FiberDumpTest.lambda$aRunningFiberShows"), section);
                 assertTrue(!section.contains("dev.weft.csp.Fiber.") && !section.contains("dev.weft.csp.Fiber$")
-                        && !section.contains("dev.weft.csp.runtime."), section);
+                        && !section.contains("dev.weft.csp.runtime.") && !section.contains("java.lang.invoke."), section);
             } finally {
                 stop.set(true);
             }

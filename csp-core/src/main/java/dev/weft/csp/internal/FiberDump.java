@@ -1,6 +1,7 @@
 package dev.weft.csp.internal;
 
 import dev.weft.csp.Fiber;
+import dev.weft.csp.runtime.ProcessFrames;
 import dev.weft.csp.runtime.Schedulable;
 import dev.weft.csp.runtime.WorkerPool;
 import java.io.PrintStream;
@@ -68,10 +69,7 @@ public final class FiberDump {
         }
         out.println(head);
         if (carrier != null) {
-            for (StackTraceElement e : carrier.getStackTrace()) {
-                if (e.getClassName().equals("dev.weft.csp.Fiber") && e.getMethodName().equals("runSlice")) {
-                    break;
-                }
+            for (StackTraceElement e : ProcessFrames.of(carrier.getStackTrace())) {
                 out.println("\tat " + e);
             }
         } else {

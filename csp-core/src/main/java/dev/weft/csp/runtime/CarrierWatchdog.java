@@ -343,10 +343,7 @@ final class CarrierWatchdog {
                 .append(" for ").append(ms).append(" ms without pausing, ").append(how)
                 .append(", stalling the fibers queued behind it. A blocking call (Thread.sleep, I/O, a lock) belongs")
                 .append(" in Weft.blocking; a long computation can call Fiber.yieldIfDue(). The fiber is at:");
-        for (StackTraceElement e : stack) {
-            if (e.getClassName().equals("dev.weft.csp.Fiber") && e.getMethodName().equals("runSlice")) {
-                break; // below: the carrier's own frames
-            }
+        for (StackTraceElement e : ProcessFrames.of(stack)) {
             b.append("\n\tat ").append(e);
         }
         LOG.log(Level.WARNING, b.toString());
