@@ -26,12 +26,8 @@ if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
 fi
 (cd bench/go && go build -o "$work/goload" ./loadserver)
 declare -A cmd
-cmd[weft-1]="$JAVA -Xms64m -Xmx1g -cp $JAR dev.weft.bench.net.LoadServer weft 1 0"
-cmd[weft-2]="$JAVA -Xms64m -Xmx1g -cp $JAR dev.weft.bench.net.LoadServer weft 2 0"
-cmd[go-1]="env GOMAXPROCS=1 $work/goload 0"
-cmd[go-2]="env GOMAXPROCS=2 $work/goload 0"
-cmd[virtual]="$JAVA -Xms64m -Xmx1g -cp $JAR dev.weft.bench.net.LoadServer virtual 0"
-cmd[netty]="$JAVA -Xms64m -Xmx1g -cp $JAR dev.weft.bench.net.LoadServer netty 2 0"
+source bench/server-commands.sh
+server_commands "$JAR" "$work/goload"
 calls=(epoll_ctl epoll_wait epoll_pwait read write recvfrom sendto futex accept4 close)
 
 ticks() { awk '{print $14, $15}' "/proc/$1/stat"; }   # user, kernel (clock ticks)

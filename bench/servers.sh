@@ -37,16 +37,8 @@ jar=bench/target/benchmarks.jar
 JCMD=${JAVA%/java}/jcmd   # of the servers' JDK
 declare -A cmd pid port
 names=(weft-1 weft-2 go-1 go-2 virtual netty)
-commands() { # JVM options...: the servers' commands
-  local java_server=("$JAVA" -Xms64m -Xmx1g "$@" -cp "$jar" dev.weft.bench.net.LoadServer)
-  cmd[weft-1]="${java_server[*]} weft 1 0"
-  cmd[weft-2]="${java_server[*]} weft 2 0"
-  cmd[go-1]="env GOMAXPROCS=1 $work/goload 0"
-  cmd[go-2]="env GOMAXPROCS=2 $work/goload 0"
-  cmd[virtual]="${java_server[*]} virtual 0"
-  cmd[netty]="${java_server[*]} netty 2 0"
-}
-commands
+source bench/server-commands.sh
+server_commands "$jar" "$work/goload"
 
 start() { # name: starts the server, sets pid and port once it listens
   local log="$work/$1.log"
@@ -90,7 +82,7 @@ for n in "${names[@]}"; do stop "$n"; done
 
 # Memory per idle connection and threads: a fresh server (the JVMs tracking their native memory), IDLE
 # connections that never send.
-commands -XX:NativeMemoryTracking=summary
+server_commands "$jar" "$work/goload" -XX:NativeMemoryTracking=summary
 idle_client() { # port: holds IDLE connections open until killed
   python3 -c '
 import socket, sys, time
