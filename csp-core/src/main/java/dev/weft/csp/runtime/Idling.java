@@ -196,7 +196,7 @@ final class Idling {
         RunQueue active = self.active;
         active.drain(self.inbox);
         if (self.stealing && active.isEmpty()) {
-            self.takeBatch(); // its own waiting batches (a thief may have emptied the active batch before a rotation)
+            self.takeBatch(0); // its own waiting batches (a thief may have emptied the active batch before a rotation)
         }
         long now = pool.nanoTime();
         if (!self.timers.isEmpty()) {

@@ -461,16 +461,11 @@ final class Worker implements Runnable {
         }
     }
 
-    /** Makes the oldest waiting batch active (unless a thief took every one first). */
-    void takeBatch() {
-        takeBatch(0);
-    }
-
     /**
-     * Makes the oldest waiting batches active, at least {@code atLeast} fibers' worth if that many wait (the
-     * polled fibers of the last turn: see {@link #polledSinceRotation}).
+     * Makes the oldest waiting batches active (unless a thief took every one first), at least {@code atLeast}
+     * fibers' worth if that many wait (the polled fibers of the last turn: see {@link #polledSinceRotation}).
      */
-    private void takeBatch(int atLeast) {
+    void takeBatch(int atLeast) {
         int want = Math.max(MERGE_BELOW, atLeast);
         do {
             Batch b = window.poll();
