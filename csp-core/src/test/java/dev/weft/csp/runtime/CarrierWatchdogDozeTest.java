@@ -100,16 +100,22 @@ class CarrierWatchdogDozeTest {
                 }
             }));
             echo.start();
+            int stalls = 0; // round trips that took a millisecond or more: a loaded machine stalled a thread
             for (int i = 0; i < messages; i++) { // each message wakes the carrier, which waits again for the next
+                long start = System.nanoTime();
                 ping.out().write(i);
                 assertEquals(i, pong.in().read());
+                if (System.nanoTime() - start >= 1_000_000) {
+                    stalls++;
+                }
             }
             echo.join();
             long ended = CarrierWatchdog.dozesEnded() - before;
             // A doze needs a whole round (5 ms or more) with no slice: the first message ends the one above, and
-            // only a stall of this thread that long lets the watchdog doze again. (Ending a doze at every wake-up
-            // that finds the watchdog dozing, it ended over 100.)
-            assertTrue(ended <= messages / 100, messages + " wake-ups of the carrier ended " + ended + " dozes");
+            // only a stall that long lets the watchdog doze again. (Ending a doze at every wake-up that finds the
+            // watchdog dozing, it ended over 100 on a quiet machine.)
+            assertTrue(ended <= messages / 100 + stalls, messages + " wake-ups of the carrier ended " + ended
+                    + " dozes, with " + stalls + " round trips of a millisecond or more");
         }
     }
 }
