@@ -44,15 +44,33 @@ public final class DeadlockDetector implements DeadlockCheck {
         }
     }
 
-    /** The cheap rules: the runs whose every fiber waits inside the pool. */
+    /**
+     * The cheap rules: the runs whose every fiber waits inside the pool. A pool may hold a million fibers, most
+     * of one run, and a check holds its carrier: so a run's verdict is looked up once per stretch of its fibers
+     * in the snapshot (not once per fiber), and once a fiber of a run waits on something outside, that run's
+     * other fibers are not looked at (no primitive's lock taken for them).
+     */
     private static Set<RunGroup> runsThatMayBeDeadlocked(WorkerPool pool) {
         Map<RunGroup, Boolean> inside = new HashMap<>();
+        RunGroup run = null;
+        boolean allInside = false; // so far, of run's fibers
         for (Schedulable c : pool.liveSnapshot()) {
             Fiber f = (Fiber) c;
             RunGroup g = f.group();
-            if (g != null) {
-                inside.merge(g, f.isParked() && waitsInside(f.blocker(), pool, false), Boolean::logicalAnd);
+            if (g == null) {
+                continue;
             }
+            if (g != run) {
+                if (run != null) {
+                    inside.put(run, allInside);
+                }
+                run = g;
+                allInside = inside.getOrDefault(g, Boolean.TRUE);
+            }
+            allInside = allInside && f.isParked() && waitsInside(f.blocker(), pool, false);
+        }
+        if (run != null) {
+            inside.put(run, allInside);
         }
         Set<RunGroup> runs = new HashSet<>();
         inside.forEach((g, all) -> {
