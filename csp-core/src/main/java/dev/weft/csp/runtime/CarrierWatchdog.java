@@ -25,9 +25,10 @@ import java.util.concurrent.locks.LockSupport;
  * <ul>
  *   <li>the carrier waits in the JVM (sleeps, waits for a lock or a monitor): blocked;
  *   <li>it is runnable but has used under half of the time on a processor, in a native method that can block
- *       (a socket's read, a file's, a library's native code; not the JDK's memory and array natives): blocking
- *       I/O. Runnable in Java code without using the processor, it is only
- *       descheduled (the machine is loaded), which is nobody's fault;
+ *       (a socket's read, a file's, a library's native code; not the JDK's memory and array natives), and the
+ *       kernel, where it shows threads ({@link KernelTask}), has it asleep: blocking I/O. Runnable in Java code
+ *       without using the processor, or in a native call that the kernel keeps runnable (a non-blocking
+ *       socket's send), it is only descheduled (the machine is loaded), which is nobody's fault;
  *   <li>it has used ten times the threshold of processor time in that slice: a long computation.
  * </ul>
  * Processor time is the carrier thread's ({@link ThreadMXBean#getThreadCpuTime}), as Loom's pinning event and
@@ -233,7 +234,7 @@ final class CarrierWatchdog {
         if (threshold == 0) {
             return;
         }
-        Thread carrier = worker.thread();
+        Carrier carrier = worker.thread();
         if (w.cpuAtSecondLook < 0) { // a slice that lasts: from now on its processor time counts
             w.cpuAtSecondLook = cpuTime(carrier);
             w.secondLook = now;
@@ -260,6 +261,9 @@ final class CarrierWatchdog {
                 : "in a native call (blocking I/O?)";
         if (!blocksForTheUser(stack, waiting || computing)) {
             return;
+        }
+        if (!waiting && !computing && carrier.kernelSaysRunnable()) {
+            return; // off the processor in a native call, but not asleep in the kernel: descheduled, not blocked
         }
         w.reported = true;
         report(fiber, carrier, now - w.since, how, stack);
