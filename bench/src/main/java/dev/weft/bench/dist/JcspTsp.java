@@ -18,7 +18,8 @@ import org.jcsp.net2.NetChannelOutput;
  * {@link Tsp.Search}), node 0 in this JVM and the others in JVMs it starts. A searcher's request carries its
  * node's index and the best length it knows; the farmer replies on that node's job channel and broadcasts a
  * better length to every node's bound reader. Wired by hand: each worker sends node 0 the locations of its
- * job and bound inputs.
+ * job and bound inputs, and says when it has heard all node 0 sends, so that it exits only after node 0's last
+ * write has completed.
  */
 public final class JcspTsp {
     private JcspTsp() {
@@ -37,6 +38,9 @@ public final class JcspTsp {
         new Parallel(new CSProcess[] {
             () -> search(Integer.parseInt(args[2]), dist, best, requests, jobs),
             () -> readBounds(bounds, best)}).run();
+        // A read's acknowledgement is only queued when read returns: exiting now could lose the last bound's,
+        // and node 0's write would fail. Node 0 reads this after its acknowledgement, which this link carries first.
+        toZero.write(new String[] {args[2]});
         System.exit(0); // a JCSP node cannot be stopped
     }
 
@@ -70,6 +74,9 @@ public final class JcspTsp {
                 () -> result[0] = farm(dist.length, requests, jobOf, boundOf),
                 () -> search(0, dist, best, request, jobs),
                 () -> readBounds(bounds, best)}).run();
+            for (int k = 1; k < size; k++) {
+                fromWorkers.read(); // a worker's last word: it may exit now
+            }
             jobOf.forEach(JcspNodes::destroy);
             boundOf.forEach(JcspNodes::destroy);
             JcspNodes.destroy(request, jobs, bounds, requests, fromWorkers);
