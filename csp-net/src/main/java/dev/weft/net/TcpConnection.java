@@ -90,16 +90,15 @@ public final class TcpConnection implements AutoCloseable {
     }
 
     /**
-     * The loop this connection lives on. An accepted connection is registered with the loop of the thread that
-     * uses it first (see {@link SocketLoops#here}): its serving fiber's carrier, wherever that fiber was stolen
-     * to, so that a server's connections spread over the carriers as its fibers do. What is asked of the
-     * channel afterwards is queued behind its registration; a registration that fails (the loop's scheduler has
-     * stopped) fails the connection.
+     * The loop this connection lives on. An accepted connection is registered on its first use, with a loop of
+     * the scheduler whose carrier uses it, dealt in turn (see {@link SocketLoops#forAccepted}): a server's
+     * connections spread evenly over the carriers. What is asked of the channel afterwards is queued behind its
+     * registration; a registration that fails (the loop's scheduler has stopped) fails the connection.
      */
     private EventLoop loop() {
         synchronized (events) {
             if (loop == null) {
-                loop = SocketLoops.here();
+                loop = SocketLoops.forAccepted();
                 loop.register(channel).addListener(f -> {
                     if (!f.isSuccess()) {
                         synchronized (events) {

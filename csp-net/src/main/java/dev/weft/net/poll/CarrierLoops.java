@@ -83,13 +83,21 @@ public final class CarrierLoops extends AbstractEventExecutorGroup implements Io
         return loops[index];
     }
 
-    /** The calling carrier's loop if it is one of these, else the next loop in turn. */
+    /** The calling carrier's loop if it is one of these, else the next loop in turn ({@link #inTurn}). */
     @Override
     public CarrierLoop next() {
         CarrierLoop here = here();
         if (here != null && here.parent() == this) {
             return here;
         }
+        return inTurn();
+    }
+
+    /**
+     * The loops in turn, whoever calls: where a server deals the connections it accepts, so that they spread
+     * evenly over the carriers, as in a Netty event loop group.
+     */
+    public CarrierLoop inTurn() {
         return loops[Math.floorMod(nextIndex.getAndIncrement(), loops.length)];
     }
 

@@ -20,9 +20,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Where the sockets of {@link dev.weft.net.TcpServer} and {@link dev.weft.net.TcpConnection} live: the one place that knows which Netty
- * event loops run them. A socket opened (dialled, accepted, bound) by a fiber lives on the loop of that fiber's
- * carrier ({@link CarrierLoops}): the carrier polls it, so bytes are read and their reader resumed on one
- * thread, and the carrier's own fibers write to it inline. A socket opened by a plain thread lives on one
+ * event loops run them. A socket dialled or bound by a fiber lives on the loop of that fiber's carrier
+ * ({@link CarrierLoops}), and the connections a server accepts are dealt to its carriers' loops in turn: the
+ * carrier polls the socket, so bytes are read and their reader resumed on one thread, and the carrier's own fibers
+ * write to it inline. A socket opened by a plain thread lives on one
  * shared daemon loop thread ({@code weft-sockets}, started with the first such socket), which wakes fibers
  * through {@link dev.weft.csp.Readiness} from its own thread.
  */
@@ -38,6 +39,19 @@ public final class SocketLoops {
     public static EventLoop here() {
         CarrierLoops carriers = CarrierLoops.ofCurrentCarrier();
         return carriers != null ? carriers.next() : Shared.GROUP.next();
+    }
+
+    /**
+     * The loop for a connection that a server accepted, first used by the calling thread: on a carrier, the loops
+     * of its scheduler's carriers in turn ({@link CarrierLoops#inTurn}), else the shared loop. Not the calling
+     * carrier's own: a server's serving fibers mostly start on the carrier that accepts (only an idle carrier
+     * steals), and a connection stays on its loop for good, so the carrier of the first use would pile most of a
+     * server's connections on one carrier, whose clients then wait for its long turns while the other idles. A
+     * fiber follows its socket: the first poll that wakes it runs it on the socket's carrier.
+     */
+    public static EventLoop forAccepted() {
+        CarrierLoops carriers = CarrierLoops.ofCurrentCarrier();
+        return carriers != null ? carriers.inTurn() : Shared.GROUP.next();
     }
 
     /**
