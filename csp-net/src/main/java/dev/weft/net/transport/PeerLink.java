@@ -1,6 +1,7 @@
 package dev.weft.net.transport;
 
 import dev.weft.net.NodeAddress;
+import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 
 /**
@@ -10,6 +11,11 @@ import io.netty.channel.Channel;
  * the event loop.
  */
 final class PeerLink extends QueuedLink {
+    /**
+     * The size of a drain's buffer: once its frames fill it, it goes to the channel (unflushed) and a new one
+     * starts, so a long drain never holds more than this beyond what it has handed over.
+     */
+    static final int BATCH_BYTES = 8 * 1024;
     /** This node's id for the link, unique in this run of the node: tells the peer a redial from a new link. */
     final long id;
     private final Links links;
@@ -23,6 +29,12 @@ final class PeerLink extends QueuedLink {
     /** Drains that wrote frames, and frames they wrote (only the loop writes them; tests read them). */
     private volatile long flushes;
     private volatile long framesWritten;
+    /**
+     * The frames of the drain under way, encoded one after the other (null if none yet). Between drains it is the
+     * last drain's buffer, kept for the next one once the socket has taken all of it: a link allocates no buffer
+     * per frame, nor per drain while the peer keeps up. On the loop.
+     */
+    private ByteBuf batch;
 
     PeerLink(Links links, NodeAddress peer, long id, boolean dialling) {
         super(peer, links.loop, links.listener, links.config.maxFrameBytes());
@@ -39,18 +51,43 @@ final class PeerLink extends QueuedLink {
     @Override
     void write(Frame frame) {
         Channel ch = connection.channel();
-        ch.write(frame, ch.voidPromise());
+        if (batch == null) {
+            batch = ch.alloc().ioBuffer(BATCH_BYTES);
+        }
+        FrameEncoder.encode(frame, batch);
+        if (batch.readableBytes() >= BATCH_BYTES) {
+            ch.write(batch, ch.voidPromise()); // the channel owns it now
+            batch = null;
+        }
     }
 
     @Override
     void flush(int frames) {
         flushes++; // first: the peer may have the frames before this method returns
         framesWritten += frames;
-        connection.channel().flush();
+        Channel ch = connection.channel();
+        ByteBuf out = batch;
+        if (out == null) { // the last frame filled its buffer, which went out already
+            ch.flush();
+            return;
+        }
+        ch.writeAndFlush(out.retain(), ch.voidPromise());
+        // Netty releases what the socket took (or could not send) at once: then only our reference is left and the
+        // buffer serves the next drain. Bytes still waiting for the socket keep it: it is the channel's alone then.
+        if (out.refCnt() == 1) {
+            out.clear();
+        } else {
+            out.release();
+            batch = null;
+        }
     }
 
     @Override
     void release(String toPeer) {
+        if (batch != null) { // no drain writes after the loss: the buffer kept for the next one is not needed
+            batch.release();
+            batch = null;
+        }
         links.forget(this);
         if (dial != null) {
             dial.close(toPeer);

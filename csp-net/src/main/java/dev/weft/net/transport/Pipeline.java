@@ -3,15 +3,15 @@ package dev.weft.net.transport;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
-import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.timeout.IdleStateHandler;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The handlers of a connection, from the socket up: the watch for silence, TLS if configured, the 4-byte length
- * prefix, frames, backpressure, the {@link Handshake} (which hands its place to the {@link Heartbeat} once the
- * link is up) and the {@link Connection} itself, which delivers the link's frames.
+ * The handlers of a connection, from the socket up: the watch for silence, TLS if configured, frames with their
+ * 4-byte length prefix ({@link FrameDecoder}, {@link FrameEncoder}), backpressure, the {@link Handshake} (which
+ * hands its place to the {@link Heartbeat} once the link is up) and the {@link Connection} itself, which
+ * delivers the link's frames.
  */
 final class Pipeline extends ChannelInitializer<Channel> {
     static final int LENGTH_BYTES = 4;
@@ -41,8 +41,8 @@ final class Pipeline extends ChannelInitializer<Channel> {
                     : tls.newHandler(ch.alloc(), dialled.dialledPeer().host(), dialled.dialledPeer().port()));
         }
         Connection connection = dialled == null ? new Connection(links, null) : dialled;
-        p.addLast(new LengthFieldBasedFrameDecoder(LENGTH_BYTES + c.maxFrameBytes(), 0, LENGTH_BYTES, 0, LENGTH_BYTES),
-                new FrameCodec(),
+        p.addLast(new FrameDecoder(c.maxFrameBytes()),
+                new FrameEncoder(),
                 Backpressure.INSTANCE,
                 new Handshake(links, connection),
                 connection);

@@ -41,17 +41,7 @@ class CoalescingTest {
     @Test
     @Timeout(30)
     void framesQueuedWhileTheLoopIsBusyGoOutInOneFlush() throws Exception {
-        CountDownLatch busy = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        a.links().loop.execute(() -> {
-            busy.countDown();
-            try {
-                release.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
-        busy.await();
+        CountDownLatch release = Nodes.holdLoop(a);
         sendAll();
         release.countDown();
         receiveAll();

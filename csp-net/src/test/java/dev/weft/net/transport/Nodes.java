@@ -3,6 +3,7 @@ package dev.weft.net.transport;
 import dev.weft.net.NodeAddress;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
@@ -67,5 +68,21 @@ final class Nodes {
     /** A channel-layer frame numbered {@code n}. */
     static Frame frame(long n) {
         return new Frame((byte) 16, 7, n);
+    }
+
+    /** Keeps {@code t}'s event loop busy until the latch returned is counted down: frames sent meanwhile queue up. */
+    static CountDownLatch holdLoop(Transport t) throws InterruptedException {
+        CountDownLatch busy = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        t.links().loop.execute(() -> {
+            busy.countDown();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        busy.await();
+        return release;
     }
 }

@@ -69,6 +69,11 @@ final class Recorder implements LinkListener {
         return r;
     }
 
+    /** The next frame if one came in, else null (no waiting). */
+    Received poll() {
+        return frames.poll();
+    }
+
     /** The next {@code n} frames. */
     List<Received> next(int n) throws InterruptedException {
         List<Received> all = new ArrayList<>(n);
