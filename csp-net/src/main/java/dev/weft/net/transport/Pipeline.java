@@ -3,13 +3,14 @@ package dev.weft.net.transport;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
+import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.timeout.IdleStateHandler;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The handlers of a connection, from the socket up: the watch for silence, TLS if configured, frames with their
- * 4-byte length prefix ({@link FrameDecoder}, {@link FrameEncoder}), backpressure, the {@link Handshake} (which
+ * 4-byte length prefix (Netty's length-field decoder, {@link FrameDecoder}, {@link FrameEncoder}), backpressure, the {@link Handshake} (which
  * hands its place to the {@link Heartbeat} once the link is up) and the {@link Connection} itself, which
  * delivers the link's frames.
  */
@@ -41,7 +42,8 @@ final class Pipeline extends ChannelInitializer<Channel> {
                     : tls.newHandler(ch.alloc(), dialled.dialledPeer().host(), dialled.dialledPeer().port()));
         }
         Connection connection = dialled == null ? new Connection(links, null) : dialled;
-        p.addLast(new FrameDecoder(c.maxFrameBytes()),
+        p.addLast(new LengthFieldBasedFrameDecoder(LENGTH_BYTES + c.maxFrameBytes(), 0, LENGTH_BYTES, 0, LENGTH_BYTES),
+                new FrameDecoder(),
                 new FrameEncoder(),
                 Backpressure.INSTANCE,
                 new Handshake(links, connection),
