@@ -191,14 +191,19 @@ final class Lane {
         }
     }
 
-    /** Waits for a ring; the output's failure poisons the doorbell, and is what a waiting writer throws. */
+    /**
+     * Waits for a ring, or for the output's failure, which poisons the doorbell. Poison drops a ring not yet
+     * taken: an answer may have come just before the failure (a server's last reply, then its node's goodbye, read
+     * together), so the caller looks at the lane again, where it finds that answer, or else throws the failure.
+     */
     @Pausable
     private void waitForRing() {
         try {
             doorbell.in().read();
         } catch (PoisonException e) {
-            owner.checkFailure();
-            throw e;
+            if (!owner.hasFailed()) {
+                throw e; // never: only the output's failure poisons the doorbell (see failed())
+            }
         }
     }
 
@@ -348,7 +353,10 @@ final class Lane {
         }
     }
 
-    /** The output has failed: wakes its waiting party, which throws the output's failure. From any thread. */
+    /**
+     * The output has failed: wakes its waiting party, which throws the output's failure unless its answer came
+     * first. From any thread; only once the output's failure is set, which every wait relies on to end.
+     */
     void failed() {
         doorbell.in().poison();
         Fiber w;

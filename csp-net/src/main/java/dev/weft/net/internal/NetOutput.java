@@ -117,6 +117,11 @@ final class NetOutput<T> implements NetChannelOutput<T>, NetSharedChannelOutput<
         r.link().send(new Frame(Protocol.CLOSE_INPUT, r.inputId(), 0));
     }
 
+    /** Whether this output has failed (for good). */
+    boolean hasFailed() {
+        return failure != null;
+    }
+
     /** Throws this output's failure, if it has one. */
     void checkFailure() {
         RuntimeException f = failure;

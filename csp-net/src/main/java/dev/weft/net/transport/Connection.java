@@ -2,7 +2,6 @@ package dev.weft.net.transport;
 
 import dev.weft.net.NodeAddress;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.CorruptedFrameException;
@@ -139,13 +138,15 @@ final class Connection extends ChannelInboundHandlerAdapter {
         }
     }
 
-    /** Closes the connection, without a goodbye, because of {@code why}. */
+    /** Closes the connection, without a goodbye, because of {@code why}; one already closing ends as it was going to. */
     void fail(String why) {
         if (this.why == null) {
             this.why = why;
         }
-        closed = true;
-        channel.close();
+        if (!closed) { // else closed, or lingering after a last word within its bound: a failure must not cut that short
+            closed = true;
+            channel.close();
+        }
     }
 
     /** Closes the connection because the peers cannot link: {@code why} is the reason and the goodbye's. */
@@ -160,19 +161,21 @@ final class Connection extends ChannelInboundHandlerAdapter {
         if (last == null) {
             channel.close();
         } else {
-            channel.writeAndFlush(last).addListener(ChannelFutureListener.CLOSE);
+            Linger.close(channel, last, links.lingering);
         }
     }
 
-    /** Closes the connection for its link, telling the peer {@code toPeer} in a goodbye if not null. */
+    /**
+     * Closes the connection for its link, telling the peer {@code toPeer} in a goodbye if not null: then the
+     * connection {@link Linger lingers} until the peer has read it, however much the peer was still sending.
+     */
     void close(String toPeer) {
         if (closed) {
             return;
         }
         closed = true;
         if (toPeer != null && channel != null && channel.isActive()) {
-            channel.writeAndFlush(new Frame(Control.GOODBYE, 0, 0, toPeer.getBytes(StandardCharsets.UTF_8)))
-                    .addListener(ChannelFutureListener.CLOSE);
+            Linger.close(channel, new Frame(Control.GOODBYE, 0, 0, toPeer.getBytes(StandardCharsets.UTF_8)), links.lingering);
         } else if (channel != null) {
             channel.close();
         }

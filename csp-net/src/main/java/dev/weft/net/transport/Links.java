@@ -4,6 +4,8 @@ import dev.weft.net.NodeAddress;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.EventLoop;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.handler.ssl.SslContext;
 import io.netty.util.NetUtil;
 import java.math.BigDecimal;
@@ -37,6 +39,8 @@ final class Links {
     private final Executor lookups;
     private final ConcurrentHashMap<NodeAddress, PeerLink> links = new ConcurrentHashMap<>();
     private final AtomicLong nextId = new AtomicLong();
+    /** Connections that said their last word and wait for the peer to read it ({@link Linger}); each leaves as it closes. */
+    final ChannelGroup lingering;
     /** Connections dropped because another one serves the same link (observed by tests). */
     final AtomicInteger redundant = new AtomicInteger();
     private volatile NodeAddress self;
@@ -54,6 +58,7 @@ final class Links {
         this.clientTls = clientTls;
         this.dialler = dialler;
         this.lookups = lookups;
+        this.lingering = new DefaultChannelGroup("weft-lingering", loop);
     }
 
     private static long nonZero(long n) {

@@ -186,7 +186,8 @@ public final class Transport implements AutoCloseable {
     /**
      * Closes this node's transport: tells every peer goodbye, loses every link ("this node closed"), stops
      * listening and stops its event loop, waiting a few seconds at most (not at all when called on the loop
-     * itself). Closing again does nothing.
+     * itself): with a loop of its own, until every peer has read its goodbye, or {@link Linger#BOUND} passed.
+     * Closing again does nothing.
      */
     @Override
     public void close() {
@@ -219,6 +220,9 @@ public final class Transport implements AutoCloseable {
         }
         if (!onLoop) {
             goodbyes.awaitUninterruptibly(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS);
+            // Stopping the loop closes every channel at once: a goodbye still lingering (see Linger) could reach its
+            // peer as a reset. Each lingers for Linger.BOUND at most.
+            links.lingering.newCloseFuture().awaitUninterruptibly(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS);
         }
         Future<?> stopped = group.shutdownGracefully(0, CLOSE_WAIT_SECONDS, TimeUnit.SECONDS);
         if (!onLoop) {
