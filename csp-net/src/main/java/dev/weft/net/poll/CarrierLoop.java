@@ -59,6 +59,12 @@ public final class CarrierLoop extends AbstractScheduledEventExecutor implements
     private final Queue<Runnable> tasks = PlatformDependent.newMpscQueue();
     private final AtomicReference<Thread> driver = new AtomicReference<>();
     private final Promise<Void> terminated = new DefaultPromise<>(GlobalEventExecutor.INSTANCE);
+    /**
+     * Set by the carrier when its poll finds the loop held (another carrier writing inline, or polling aside),
+     * cleared by the next poll: the holder polls for it as it lets go ({@link #leave}), else the carrier's
+     * sockets would wait for its next poll, a whole turn of its fibers away.
+     */
+    private volatile boolean pollMissed;
     /** Set by {@link #wakeUp}, read by a blocking poll just before it blocks, cleared once it has returned. */
     private volatile boolean wakeRequested;
     private volatile boolean closed;
@@ -86,7 +92,12 @@ public final class CarrierLoop extends AbstractScheduledEventExecutor implements
 
     @Override
     public void pollNow() {
-        if (take()) {
+        boolean taken = take();
+        if (!taken && carrier == Thread.currentThread()) {
+            pollMissed = true; // then look again: the holder may have let go before it could see the flag
+            taken = take();
+        }
+        if (taken) {
             try {
                 drive(nonBlocking);
             } finally {
@@ -235,12 +246,18 @@ public final class CarrierLoop extends AbstractScheduledEventExecutor implements
      * Lets the loop go. A task queued after this driver's last look at the queue, by a thread that found the
      * loop held, would wait for the next driver, a slice away if the carrier is busy (the queuer's wake-up only
      * ends a wait in epoll): the queue is read again after letting go, and the loop taken back to run it (see
-     * the class javadoc on the driver).
+     * the class javadoc on the driver). So is a poll its carrier missed meanwhile ({@link #pollMissed}): the
+     * carrier sets the flag and then tries the loop again, the holder lets go and then reads the flag, so one
+     * of them polls. The fibers that poll wakes run here, as a poll aside's do.
      */
     private void leave() {
         driver.set(null);
-        while (!closed && !tasks.isEmpty() && take()) {
-            runTasks(TASKS_PER_DRIVE);
+        while (!closed && (pollMissed || !tasks.isEmpty()) && take()) {
+            if (pollMissed) {
+                drive(nonBlocking); // the carrier's poll, missed while this thread held the loop
+            } else {
+                runTasks(TASKS_PER_DRIVE);
+            }
             driver.set(null);
         }
     }
@@ -254,6 +271,7 @@ public final class CarrierLoop extends AbstractScheduledEventExecutor implements
 
     /** One round, as the driver: queued tasks (writes first out), I/O, then the tasks the I/O queued. */
     private void drive(IoHandlerContext context) {
+        pollMissed = false; // this poll is the one missed, if any
         initialize();
         runTasks(TASKS_PER_DRIVE);
         polls = polls + 1;
