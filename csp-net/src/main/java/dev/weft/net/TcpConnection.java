@@ -289,13 +289,12 @@ public final class TcpConnection implements AutoCloseable {
                 piece.writeBytes(src);
                 src.limit(limit);
                 EventLoop loop = loop();
-                boolean inline = SocketLoops.enter(loop); // on the socket's carrier: to the socket now
+                // To the socket now, on whichever carrier, unless another holds its loop (then queued, in order).
+                boolean inline = SocketLoops.enter(loop);
                 try {
                     channel.writeAndFlush(piece, channel.voidPromise());
                 } finally {
-                    if (inline) {
-                        SocketLoops.exit(loop);
-                    }
+                    SocketLoops.exit(loop, inline);
                 }
                 continue;
             }

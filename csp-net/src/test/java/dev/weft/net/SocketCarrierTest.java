@@ -1,23 +1,19 @@
 package dev.weft.net;
 
 import static dev.weft.net.Sockets.anyPort;
-import static dev.weft.net.Sockets.io;
+import static dev.weft.net.Sockets.serveEach;
+import static dev.weft.net.Sockets.runClients;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.csp.Scheduler;
-import dev.weft.csp.Weft;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import java.io.DataInputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.ByteBuffer;
-import java.nio.channels.ClosedChannelException;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Timeout;
 
@@ -51,58 +47,35 @@ class SocketCarrierTest {
         int connections = 16, requests = 400;
         AtomicInteger resumes = new AtomicInteger(), elsewhere = new AtomicInteger();
         try (Scheduler s = Scheduler.create(2); TcpServer server = TcpServer.bind(anyPort())) {
-            Weft.spawn(s, io(() -> {
-                try {
-                    for (;;) {
-                        TcpConnection c = server.accept();
-                        Weft.spawn(io(() -> {
-                            Poller poller = new Poller();
-                            c.channel().pipeline().addFirst(poller);
-                            try (c) {
-                                ByteBuffer buf = ByteBuffer.allocate(64);
-                                while (c.read(buf) >= 0) {
-                                    resumes.incrementAndGet();
-                                    if (Thread.currentThread() != poller.last) {
-                                        elsewhere.incrementAndGet();
-                                    }
-                                    buf.flip();
-                                    c.write(buf);
-                                    buf.clear();
-                                }
-                            }
-                        }));
-                    }
-                } catch (ClosedChannelException e) {
-                    // the server closed as the test ended
-                }
-            }));
-            List<Thread> clients = new ArrayList<>();
-            AtomicInteger answered = new AtomicInteger();
-            AtomicReference<Exception> failure = new AtomicReference<>();
-            for (int i = 0; i < connections; i++) {
-                Thread client = new Thread(() -> {
-                    try (Socket socket = new Socket(server.address().getAddress(), server.address().getPort())) {
-                        socket.setTcpNoDelay(true);
-                        OutputStream out = socket.getOutputStream();
-                        DataInputStream in = new DataInputStream(socket.getInputStream());
-                        for (int r = 0; r < requests; r++) {
-                            out.write(new byte[] {1, 2, 3, 4});
-                            in.readFully(new byte[4]);
-                            answered.incrementAndGet();
+            serveEach(s, server, c -> {
+                Poller poller = new Poller();
+                c.channel().pipeline().addFirst(poller);
+                try (c) {
+                    ByteBuffer buf = ByteBuffer.allocate(64);
+                    while (c.read(buf) >= 0) {
+                        resumes.incrementAndGet();
+                        if (Thread.currentThread() != poller.last) {
+                            elsewhere.incrementAndGet();
                         }
-                    } catch (Exception e) {
-                        failure.compareAndSet(null, e);
+                        buf.flip();
+                        c.write(buf);
+                        buf.clear();
                     }
-                });
-                client.start();
-                clients.add(client);
-            }
-            for (Thread t : clients) {
-                t.join();
-            }
-            if (failure.get() != null) {
-                throw new AssertionError("a client failed", failure.get());
-            }
+                }
+            });
+            AtomicInteger answered = new AtomicInteger();
+            runClients(connections, i -> {
+                try (Socket socket = new Socket(server.address().getAddress(), server.address().getPort())) {
+                    socket.setTcpNoDelay(true);
+                    OutputStream out = socket.getOutputStream();
+                    DataInputStream in = new DataInputStream(socket.getInputStream());
+                    for (int r = 0; r < requests; r++) {
+                        out.write(new byte[] {1, 2, 3, 4});
+                        in.readFully(new byte[4]);
+                        answered.incrementAndGet();
+                    }
+                }
+            });
             assertEquals(connections * requests, answered.get());
         }
         assertTrue(elsewhere.get() <= resumes.get() / 100, elsewhere.get() + " of " + resumes.get()

@@ -5,6 +5,7 @@ import dev.weft.csp.Fiber;
 import dev.weft.csp.IntProcess;
 import dev.weft.csp.Pausable;
 import dev.weft.csp.Scheduler;
+import dev.weft.csp.Weft;
 import dev.weft.csp.management.SchedulerMXBean;
 import java.io.File;
 import java.io.IOException;
@@ -13,7 +14,11 @@ import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import javax.management.JMX;
@@ -56,6 +61,58 @@ final class Sockets {
                 throw new UncheckedIOException(e);
             }
         };
+    }
+
+    /** What a server's fiber does with one connection it accepted. */
+    interface IoConnectionProcess {
+        @Pausable
+        void run(TcpConnection c) throws IOException;
+    }
+
+    /** What a plain client thread does with its socket (its index, 0 to n - 1). */
+    interface Client {
+        void run(int i) throws Exception;
+    }
+
+    /**
+     * Spawns on {@code s} a fiber that accepts the connections of {@code server}, each served by a fiber of its own,
+     * until the server closes.
+     */
+    static void serveEach(Scheduler s, TcpServer server, IoConnectionProcess serve) {
+        Weft.spawn(s, io(() -> {
+            try {
+                for (;;) {
+                    TcpConnection c = server.accept();
+                    Weft.spawn(io(() -> serve.run(c)));
+                }
+            } catch (ClosedChannelException e) {
+                // the server closed as the test ended
+            }
+        }));
+    }
+
+    /** Runs {@code n} plain client threads at once and waits for them all; rethrows the first failure. */
+    static void runClients(int n, Client client) throws InterruptedException {
+        List<Thread> threads = new ArrayList<>();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        for (int i = 0; i < n; i++) {
+            int index = i;
+            Thread t = new Thread(() -> {
+                try {
+                    client.run(index);
+                } catch (Throwable e) {
+                    failure.compareAndSet(null, e);
+                }
+            });
+            t.start();
+            threads.add(t);
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        if (failure.get() != null) {
+            throw new AssertionError("a client failed", failure.get());
+        }
     }
 
     /** Loopback, port 0: a free port for a server. */

@@ -4,6 +4,7 @@ import static dev.weft.net.Sockets.anyPort;
 import static dev.weft.net.Sockets.awaitPausedIn;
 import static dev.weft.net.Sockets.awaitTrue;
 import static dev.weft.net.Sockets.io;
+import static dev.weft.net.Sockets.serveEach;
 import static dev.weft.net.Sockets.liveFibers;
 import static dev.weft.net.Sockets.openFds;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -145,20 +146,11 @@ class TcpFaultsTest {
     @Timeout(300)
     void tenThousandConnectionsChurnedGiveBackTheirFileDescriptors() throws Exception {
         try (Scheduler s = Scheduler.create(2); TcpServer server = TcpServer.bind(anyPort())) {
-            Weft.spawn(s, io(() -> {
-                try {
-                    for (;;) {
-                        TcpConnection c = server.accept();
-                        Weft.spawn(io(() -> {
-                            try (c) {
-                                c.read(ByteBuffer.allocate(1)); // the end of the stream
-                            }
-                        }));
-                    }
-                } catch (ClosedChannelException e) {
-                    // the server closed as the test ended
+            serveEach(s, server, c -> {
+                try (c) {
+                    c.read(ByteBuffer.allocate(1)); // the end of the stream
                 }
-            }));
+            });
             Weft.run(s, io(() -> TcpConnection.connect(server.address()).close())); // the loop's own descriptors
             awaitTrue("the warm-up connection is closed", () -> server.openConnections() == 0);
             int before = openFds();

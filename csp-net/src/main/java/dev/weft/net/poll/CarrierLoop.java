@@ -33,10 +33,19 @@ import java.util.function.BooleanSupplier;
  *
  * <p><b>The driver.</b> Whoever runs the loop holds it, one thread at a time (a compare-and-set): its carrier
  * while it polls or waits, or, while its carrier is held in a long slice, an idle carrier of the same scheduler
- * ({@link #pollAside}). Netty's "in the event loop" means "the thread that holds the loop now"; between two
- * polls nobody holds it, and what other threads (fibers included) ask of its channels is queued as a task and
- * run, in order, by the next driver before it polls. Taking and leaving the loop orders the driver's work
- * (the handler's state, the channels' pipelines) before the next driver's, as a single event loop thread would.
+ * ({@link #pollAside}), or, between two polls, a fiber on any carrier of the scheduler for the channel
+ * operations it makes ({@link #enter}: a write reaches the socket at once instead of waiting for the carrier's
+ * next poll, a whole slice away when that carrier is busy). Netty's "in the event loop" means "the thread that
+ * holds the loop now"; what other threads ask of its channels while it is held (or at any time, from a thread
+ * that may not take it) is queued as a task and run, in order, by a driver before it polls or operates inline.
+ * Taking and leaving the loop orders the driver's work (the handler's state, the channels' pipelines) before
+ * the next driver's, as a single event loop thread would.
+ *
+ * <p>No queued task is left behind by a driver that lets go: a thread that queued because the loop was held
+ * may have done so just after the driver's last look at the queue, so the driver looks again after letting go
+ * ({@link #leave}), and a fiber that queued tries once more to take the loop ({@link #enter} after its
+ * operation). Of the two, one sees the other (both are volatile accesses, a write then a read, on each side):
+ * the task, or the loop free. A plain thread's task may still wait for the next driver.
  */
 public final class CarrierLoop extends AbstractScheduledEventExecutor implements IoEventLoop, Poller {
     /** The most queued tasks one drive runs before it polls, so that I/O is never starved by a task storm. */
@@ -50,6 +59,12 @@ public final class CarrierLoop extends AbstractScheduledEventExecutor implements
     private final Queue<Runnable> tasks = PlatformDependent.newMpscQueue();
     private final AtomicReference<Thread> driver = new AtomicReference<>();
     private final Promise<Void> terminated = new DefaultPromise<>(GlobalEventExecutor.INSTANCE);
+    /**
+     * Set by the carrier when its poll finds the loop held (another carrier writing inline, or polling aside),
+     * cleared by the next poll: the holder polls for it as it lets go ({@link #leave}), else the carrier's
+     * sockets would wait for its next poll, a whole turn of its fibers away.
+     */
+    private volatile boolean pollMissed;
     /** Set by {@link #wakeUp}, read by a blocking poll just before it blocks, cleared once it has returned. */
     private volatile boolean wakeRequested;
     private volatile boolean closed;
@@ -77,7 +92,12 @@ public final class CarrierLoop extends AbstractScheduledEventExecutor implements
 
     @Override
     public void pollNow() {
-        if (take()) {
+        boolean taken = take();
+        if (!taken && carrier == Thread.currentThread()) {
+            pollMissed = true; // then look again: the holder may have let go before it could see the flag
+            taken = take();
+        }
+        if (taken) {
             try {
                 drive(nonBlocking);
             } finally {
@@ -173,19 +193,34 @@ public final class CarrierLoop extends AbstractScheduledEventExecutor implements
     }
 
     /**
-     * Takes this loop for a fiber of its own carrier, between two polls, so that the channel operations the
-     * fiber makes next run inline (a write reaches the socket now, not at the next poll): true if taken, and
-     * then {@link #exit()} must follow on the same thread. What was queued before runs first, to keep its
-     * order. False on any other thread, while a helper holds the loop, or if the carrier already holds it
-     * (its operations are then inline anyway).
+     * Takes this loop, if nobody holds it, for the calling carrier (this loop's or another of its scheduler), so
+     * that the channel operations a fiber makes next run inline: a write reaches the socket now, not at the next
+     * poll of a carrier that may be in a long slice. True if taken, and then {@link #exit()} must follow on the
+     * same thread. False on a thread that is not a carrier of this loop's scheduler (it could be descheduled
+     * while it holds the loop, and its carrier would wait), while anyone holds the loop (the calling carrier
+     * included: its operations are then inline anyway), or once the loop is closing. Its carrier is not in
+     * epoll meanwhile (it would hold the loop), so nothing it must hear of is lost: the I/O stays for its next
+     * poll, and a wake-up rung meanwhile ends that poll at once.
+     *
+     * <p>What was queued before runs first, all of it: a fiber's earlier operations may have been queued
+     * (the loop was held then) and must reach the channel before the ones it makes inline now.
      */
     public boolean enter() {
-        if (carrier != Thread.currentThread() || closed || !take()) {
+        if (closed || !mayEnter() || !take()) {
             return false;
         }
         initialize();
-        runTasks(TASKS_PER_DRIVE);
+        runTasks(Integer.MAX_VALUE);
         return true;
+    }
+
+    /** Whether the calling thread is a carrier of this loop's scheduler. */
+    private boolean mayEnter() {
+        if (carrier == Thread.currentThread()) {
+            return true;
+        }
+        CarrierLoop here = CarrierLoops.here();
+        return here != null && here.parent == parent;
     }
 
     /** Leaves the loop {@link #enter()} took, after running what the inline operations queued. */
@@ -207,8 +242,24 @@ public final class CarrierLoop extends AbstractScheduledEventExecutor implements
         return driver.compareAndSet(null, Thread.currentThread());
     }
 
+    /**
+     * Lets the loop go. A task queued after this driver's last look at the queue, by a thread that found the
+     * loop held, would wait for the next driver, a slice away if the carrier is busy (the queuer's wake-up only
+     * ends a wait in epoll): the queue is read again after letting go, and the loop taken back to run it (see
+     * the class javadoc on the driver). So is a poll its carrier missed meanwhile ({@link #pollMissed}): the
+     * carrier sets the flag and then tries the loop again, the holder lets go and then reads the flag, so one
+     * of them polls. The fibers that poll wakes run here, as a poll aside's do.
+     */
     private void leave() {
         driver.set(null);
+        while (!closed && (pollMissed || !tasks.isEmpty()) && take()) {
+            if (pollMissed) {
+                drive(nonBlocking); // the carrier's poll, missed while this thread held the loop
+            } else {
+                runTasks(TASKS_PER_DRIVE);
+            }
+            driver.set(null);
+        }
     }
 
     private void initialize() {
@@ -220,6 +271,7 @@ public final class CarrierLoop extends AbstractScheduledEventExecutor implements
 
     /** One round, as the driver: queued tasks (writes first out), I/O, then the tasks the I/O queued. */
     private void drive(IoHandlerContext context) {
+        pollMissed = false; // this poll is the one missed, if any
         initialize();
         runTasks(TASKS_PER_DRIVE);
         polls = polls + 1;

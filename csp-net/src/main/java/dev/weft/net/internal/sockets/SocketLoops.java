@@ -22,8 +22,8 @@ import java.util.concurrent.TimeUnit;
  * Where the sockets of {@link dev.weft.net.TcpServer} and {@link dev.weft.net.TcpConnection} live: the one place that knows which Netty
  * event loops run them. A socket dialled or bound by a fiber lives on the loop of that fiber's carrier
  * ({@link CarrierLoops}), and the connections a server accepts are dealt to its carriers' loops in turn: the
- * carrier polls the socket, so bytes are read and their reader resumed on one thread, and the carrier's own fibers
- * write to it inline. A socket opened by a plain thread lives on one
+ * carrier polls the socket, so bytes are read and their reader resumed on one thread, and fibers write to it inline
+ * whenever no other carrier holds its loop. A socket opened by a plain thread lives on one
  * shared daemon loop thread ({@code weft-sockets}, started with the first such socket), which wakes fibers
  * through {@link dev.weft.csp.Readiness} from its own thread.
  */
@@ -55,17 +55,23 @@ public final class SocketLoops {
     }
 
     /**
-     * Takes {@code loop} for the calling thread if that is the loop's carrier between two polls, so that the
-     * channel operations that follow run now, inline (see {@link CarrierLoop#enter}): true if taken, and then
-     * {@link #exit} must follow. Otherwise they are queued on the loop as usual.
+     * Takes {@code loop} for the calling thread if it is a carrier of the loop's scheduler and nobody holds the
+     * loop, so that the channel operations that follow run now, inline (see {@link CarrierLoop#enter}): true if
+     * taken. Otherwise they are queued on the loop as usual. {@link #exit} must follow either way.
      */
     public static boolean enter(EventLoop loop) {
         return loop instanceof CarrierLoop carrierLoop && carrierLoop.enter();
     }
 
-    /** Leaves the loop that {@link #enter} took. */
-    public static void exit(EventLoop loop) {
-        ((CarrierLoop) loop).exit();
+    /**
+     * Ends the operations that {@link #enter} began: leaves the loop if {@code entered}; if not, tries once more
+     * to take it and run what is queued, since the driver that held it may have let go without seeing what these
+     * operations queued (see {@link CarrierLoop} on the driver).
+     */
+    public static void exit(EventLoop loop, boolean entered) {
+        if (loop instanceof CarrierLoop carrierLoop && (entered || carrierLoop.enter())) {
+            carrierLoop.exit();
+        }
     }
 
     /** Runs {@code operations} on a channel of {@code loop} inline if {@link #enter} may, else as usual (queued). */
@@ -74,9 +80,7 @@ public final class SocketLoops {
         try {
             operations.run();
         } finally {
-            if (entered) {
-                exit(loop);
-            }
+            exit(loop, entered);
         }
     }
 
