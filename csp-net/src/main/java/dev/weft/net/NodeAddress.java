@@ -43,6 +43,20 @@ public record NodeAddress(String host, int port) {
         return new NodeAddress(host, port);
     }
 
+    // equals and hashCode written out: a record's own link through ObjectMethods on first use, which spins some
+    // twenty method-handle classes in every JVM that starts a node (an address is a map key from the start).
+
+    /** Equal to another address of the same host text and port. */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof NodeAddress a && port == a.port && host.equals(a.host);
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * host.hashCode() + port;
+    }
+
     /** {@code host:port}, the form {@link #parse} reads. */
     @Override
     public String toString() {
