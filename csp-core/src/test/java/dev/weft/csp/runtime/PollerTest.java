@@ -107,10 +107,11 @@ class PollerTest {
                     ByteBuffer in = ByteBuffer.allocate(64);
                     while (pipe.source().read(in) > 0) {
                         in.flip();
-                        lastReader = Thread.currentThread();
                         while (in.hasRemaining()) {
                             Extensions.offer(bytes.out(), (int) in.get());
                         }
+                        // After the offers: a test that sees the reader may then poll what it read.
+                        lastReader = Thread.currentThread();
                         in.clear();
                     }
                 }
