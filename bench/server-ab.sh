@@ -11,21 +11,9 @@ source "$(dirname "$0")/newest-jdk.sh"
 work=$(mktemp -d)
 declare -A cmd pid port
 names=(base new go)
-java_server() { echo "$JAVA -Xms64m -Xmx1g -cp $1 dev.weft.bench.net.LoadServer weft 2 0"; }
-cmd[base]=$(java_server "$base"); cmd[new]=$(java_server "$new"); cmd[go]="env GOMAXPROCS=2 $goload 0"
-start() {
-  local log="$work/$1.log"
-  ${cmd[$1]} > "$log" 2>&1 &
-  pid[$1]=$!
-  for _ in $(seq 600); do
-    if grep -q '^READY' "$log"; then port[$1]=$(awk '/^READY/ {print $2}' "$log"); return; fi
-    kill -0 "${pid[$1]}" 2>/dev/null || break
-    sleep 0.1
-  done
-  echo "$1 did not start:" >&2; cat "$log" >&2; exit 1
-}
-stop() { kill "${pid[$1]}" 2>/dev/null || true; wait "${pid[$1]}" 2>/dev/null || true; }
-cleanup() { for n in "${names[@]}"; do [[ -n "${pid[$n]:-}" ]] && stop "$n"; done; rm -rf "$work"; }
+source "$(dirname "$0")/server-commands.sh"
+server_commands "$base" "$goload"; cmd[base]=${cmd[weft-2]}
+server_commands "$new" "$goload"; cmd[new]=${cmd[weft-2]}; cmd[go]=${cmd[go-2]}
 trap cleanup EXIT
 load() { # name connections seconds: "req/s p50 p99" (ms)
   wrk -t2 -c"$2" -d"$3"s --timeout 10s --latency "http://127.0.0.1:${port[$1]}/" | awk '

@@ -40,19 +40,6 @@ names=(weft-1 weft-2 go-1 go-2 virtual netty)
 source bench/server-commands.sh
 server_commands "$jar" "$work/goload"
 
-start() { # name: starts the server, sets pid and port once it listens
-  local log="$work/$1.log"
-  ${cmd[$1]} > "$log" 2>&1 &
-  pid[$1]=$!
-  for _ in $(seq 600); do
-    if grep -q '^READY' "$log"; then port[$1]=$(awk '/^READY/ {print $2}' "$log"); return; fi
-    kill -0 "${pid[$1]}" 2>/dev/null || break
-    sleep 0.1
-  done
-  echo "$1 did not start:" >&2; cat "$log" >&2; exit 1
-}
-stop() { kill "${pid[$1]}" 2>/dev/null || true; wait "${pid[$1]}" 2>/dev/null || true; }
-cleanup() { for n in "${names[@]}"; do [[ -n "${pid[$n]:-}" ]] && stop "$n"; done; rm -rf "$work"; }
 trap cleanup EXIT
 
 load() { # name connections seconds: one wrk run, "req/s p50 p99" (latencies in ms)
