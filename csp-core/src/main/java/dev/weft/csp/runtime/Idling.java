@@ -73,6 +73,12 @@ final class Idling {
 
     /** Looks for work, spinning briefly, then parks; false once the pool is closed and idle for good. */
     boolean idle() {
+        Poller p = self.poller;
+        if (p != null) {
+            // What the batch wrote leaves now: a reply its peer waits for must not wait for the look for work
+            // and the bookkeeping of a wait below (a deadlock check, at rest), which only delay this carrier.
+            p.flush();
+        }
         // Volatile, read by other workers and outside threads only as hints (whether to spin, where to hand a
         // fiber): a stale read costs a spin or a wake-up, and work handed to a busy worker waits only for its rotation.
         self.idle = true;

@@ -106,6 +106,23 @@ public final class CarrierLoop extends AbstractScheduledEventExecutor implements
         }
     }
 
+    /**
+     * Runs the queued tasks (a link's drain of the frames its fibers wrote) without polling: the carrier's batch
+     * has run out, and its writes leave before it looks for work and waits. Timers and sockets wait for the poll.
+     * Held by a helper right now, the loop is left to it: it runs what is queued before it lets go.
+     */
+    @Override
+    public void flush() {
+        if (!closed && !tasks.isEmpty() && take()) {
+            try {
+                initialize();
+                runQueued(TASKS_PER_DRIVE);
+            } finally {
+                leave();
+            }
+        }
+    }
+
     @Override
     public void await(long nanos) {
         if (!take()) { // a helper polls it right now (pollAside, driveUntil): only for a moment
@@ -284,6 +301,10 @@ public final class CarrierLoop extends AbstractScheduledEventExecutor implements
 
     private void runTasks(int max) {
         fetchFromScheduledTaskQueue(tasks);
+        runQueued(max);
+    }
+
+    private void runQueued(int max) {
         for (int n = 0; n < max; n++) {
             Runnable task = tasks.poll();
             if (task == null) {
