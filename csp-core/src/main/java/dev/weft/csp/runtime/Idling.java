@@ -204,13 +204,13 @@ final class Idling {
         if (self.stealing && active.isEmpty()) {
             self.takeBatch(0); // its own waiting batches (a thief may have emptied the active batch before a rotation)
         }
-        long now = pool.nanoTime();
-        if (!self.timers.isEmpty()) {
-            TimerHeap.fire(self.timers.takeDue(now, false));
+        if (!self.timers.isEmpty()) { // no clock read without timers
+            TimerHeap.fire(self.timers.takeDue(pool.nanoTime(), false));
         }
         if (!active.isEmpty() || !self.stealing) {
             return !active.isEmpty();
         }
+        long now = pool.nanoTime();
         if (stealFromOthers(now)) {
             return true;
         }

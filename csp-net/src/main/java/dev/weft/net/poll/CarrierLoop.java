@@ -296,7 +296,9 @@ public final class CarrierLoop extends AbstractScheduledEventExecutor implements
             pollsWithoutBlocking = pollsWithoutBlocking + 1;
         }
         handler.run(context);
-        runTasks(TASKS_PER_DRIVE);
+        // What the I/O queued. Timers that fell due meanwhile wait for the next drive, which fetches them first
+        // thing (an idle carrier's comes at once): one clock read less per poll, on the way to the woken fibers.
+        runQueued(TASKS_PER_DRIVE);
     }
 
     private void runTasks(int max) {
@@ -365,8 +367,11 @@ public final class CarrierLoop extends AbstractScheduledEventExecutor implements
             throw new RejectedExecutionException("the carrier " + carrier.getName() + " has stopped");
         }
         tasks.add(task);
-        if (!inEventLoop()) {
-            handler.wakeup(); // its carrier may be waiting in epoll; a busy one takes the task as it next polls
+        // Another thread's task: its carrier may be waiting in epoll; a busy one takes the task as it next polls.
+        // The carrier's own (a fiber's write) rings nothing: only the carrier waits in epoll, and it looks at the
+        // queue before it does (its flush, then canBlock).
+        if (!inEventLoop() && Thread.currentThread() != carrier) {
+            handler.wakeup();
         }
     }
 
