@@ -73,6 +73,12 @@ final class Idling {
 
     /** Looks for work, spinning briefly, then parks; false once the pool is closed and idle for good. */
     boolean idle() {
+        Poller p = self.poller;
+        if (p != null) {
+            // What the batch wrote leaves now: a reply its peer waits for must not wait for the look for work
+            // and the bookkeeping of a wait below (a deadlock check, at rest), which only delay this carrier.
+            p.flush();
+        }
         // Volatile, read by other workers and outside threads only as hints (whether to spin, where to hand a
         // fiber): a stale read costs a spin or a wake-up, and work handed to a busy worker waits only for its rotation.
         self.idle = true;
@@ -198,13 +204,13 @@ final class Idling {
         if (self.stealing && active.isEmpty()) {
             self.takeBatch(0); // its own waiting batches (a thief may have emptied the active batch before a rotation)
         }
-        long now = pool.nanoTime();
-        if (!self.timers.isEmpty()) {
-            TimerHeap.fire(self.timers.takeDue(now, false));
+        if (!self.timers.isEmpty()) { // no clock read without timers
+            TimerHeap.fire(self.timers.takeDue(pool.nanoTime(), false));
         }
         if (!active.isEmpty() || !self.stealing) {
             return !active.isEmpty();
         }
+        long now = pool.nanoTime();
         if (stealFromOthers(now)) {
             return true;
         }

@@ -23,6 +23,13 @@ final class Quiescence {
     private static final int CHECK_BACK_OFF = 20;
     private static final long MAX_CHECK_DEFERRAL_NANOS = 1_000_000_000L;
     /**
+     * And at least this long: a check of a few fibers takes a microsecond or two, and a pool on one carrier comes
+     * to rest at every message it waits for (a ping-pong with another process: each round trip), so without a
+     * floor it checked at almost every one, a few percent of its processor time and most of what it allocated.
+     * A deadlock is still reported within milliseconds.
+     */
+    private static final long MIN_CHECK_DEFERRAL_NANOS = 1_000_000L;
+    /**
      * When the next check may run ({@code System.nanoTime()}), written by whichever worker checked last.
      * Two workers that come to rest at once may both check: that only costs one more check.
      */
@@ -56,11 +63,7 @@ final class Quiescence {
      */
     long checkDeadlock(Worker self) {
         DeadlockCheck c = check;
-        if (c == null || pool.idle.get() != pool.size()) {
-            return Long.MAX_VALUE;
-        }
-        long[] marks = marks(self);
-        if (marks == null) {
+        if (c == null || pool.idle.get() != pool.size() || !atRest(self, null)) {
             return Long.MAX_VALUE;
         }
         long start = System.nanoTime();
@@ -68,13 +71,18 @@ final class Quiescence {
         if (deferred > 0) {
             return deferred;
         }
+        long[] marks = marks(self); // made only for a check: a deferred one allocates nothing
+        if (marks == null) {
+            return Long.MAX_VALUE;
+        }
         try {
             c.check(pool, () -> Arrays.equals(marks, marks(self)));
         } catch (RuntimeException | Error e) {
             PoolFailures.carrierFailure(null, e); // a bug in the check (or a blocker's toString): the carrier goes on
         } finally {
             long end = System.nanoTime();
-            nextCheckAt = end + Math.min((end - start) * CHECK_BACK_OFF, MAX_CHECK_DEFERRAL_NANOS);
+            nextCheckAt = end + Math.min(Math.max((end - start) * CHECK_BACK_OFF, MIN_CHECK_DEFERRAL_NANOS),
+                    MAX_CHECK_DEFERRAL_NANOS);
         }
         return Long.MAX_VALUE;
     }
@@ -88,28 +96,37 @@ final class Quiescence {
      * the worker stayed parked all along. {@code self} dispatches nothing while it checks.
      */
     private long[] marks(Worker self) {
+        long[] marks = new long[pool.workers().length + 1];
+        return atRest(self, marks) ? marks : null;
+    }
+
+    /** Whether the pool is at rest (see {@link #marks}); fills {@code marks} with its fingerprint if not null. */
+    private boolean atRest(Worker self, long[] marks) {
         if (blockingInFlight.get() != 0) {
-            return null;
+            return false;
         }
         Worker[] workers = pool.workers();
-        long[] marks = new long[workers.length + 1];
         for (int i = 0; i < workers.length; i++) {
             Worker w = workers[i];
             if (w != self) {
                 if (!w.isParked()) {
-                    return null;
+                    return false;
                 }
-                marks[i] = w.parkSessions; // read after parked: see above
+                if (marks != null) {
+                    marks[i] = w.parkSessions; // read after parked: see above
+                }
             }
             if (!w.inbox.isEmpty() || !w.window.isEmpty() || !w.timers.isEmpty()) {
-                return null;
+                return false;
             }
         }
         if (blockingInFlight.get() != 0) {
-            return null;
+            return false;
         }
-        marks[workers.length] = pool.liveFibers();
-        return marks;
+        if (marks != null) {
+            marks[workers.length] = pool.liveFibers();
+        }
+        return true;
     }
 
     /**

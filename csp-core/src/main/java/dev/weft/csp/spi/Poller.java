@@ -14,6 +14,15 @@ public interface Poller {
     void pollNow();
 
     /**
+     * Runs what this carrier's fibers queued for its connections (their writes), without polling and never
+     * blocking. The carrier calls it as soon as its batch runs out, before it looks for work elsewhere and waits:
+     * what the batch wrote leaves first, and a reply does not wait for that bookkeeping. A poller with nothing
+     * queued apart from its polls does nothing.
+     */
+    default void flush() {
+    }
+
+    /**
      * As {@link #pollNow}, but waits up to {@code nanos} ({@link Long#MAX_VALUE}: without bound) for I/O or a
      * {@link #wakeUp}. A wake-up that comes after the carrier decided to wait, even before this call, makes it
      * return at once: none is lost (at worst one spurious early return follows). That includes the wake-up the

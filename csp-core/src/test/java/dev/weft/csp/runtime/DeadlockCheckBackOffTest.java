@@ -20,6 +20,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A pool that holds many waiting fibers and comes to rest between every two events from outside (a server with
@@ -37,9 +39,15 @@ class DeadlockCheckBackOffTest {
      */
     private static final class TimedCheck implements DeadlockCheck {
         final DeadlockDetector real = new DeadlockDetector();
+        /** The least a check lasts. */
+        final long checkNanos;
         long checks;
         long nanosInChecks;
         long longestCheck;
+
+        TimedCheck(long checkNanos) {
+            this.checkNanos = checkNanos;
+        }
 
         synchronized void reset() {
             checks = 0;
@@ -51,7 +59,7 @@ class DeadlockCheckBackOffTest {
         public void check(WorkerPool pool, BooleanSupplier stillAtRest) {
             long start = System.nanoTime();
             real.check(pool, stillAtRest);
-            while (System.nanoTime() - start < CHECK_NANOS) {
+            while (System.nanoTime() - start < checkNanos) {
                 Thread.onSpinWait();
             }
             long took = System.nanoTime() - start;
@@ -82,7 +90,7 @@ class DeadlockCheckBackOffTest {
     @Timeout(120)
     void checksTakeABoundedShareWhileManyFibersWait() throws Exception {
         try (Scheduler s = Scheduler.create(1)) {
-            TimedCheck timed = install(s);
+            TimedCheck timed = install(s, CHECK_NANOS);
             PollerTest.PipePoller poller = (PollerTest.PipePoller) Extensions.pool(s)
                     .plugPollers(carrier -> new PollerTest.PipePoller())[0];
             // WAITING fibers wait on a future (as on a socket): they may still be woken, so no check reports them,
@@ -137,6 +145,45 @@ class DeadlockCheckBackOffTest {
         }
     }
 
+    /**
+     * A pool of one waiting fiber comes to rest at every message it waits for (a ping-pong with another process),
+     * and a check of it takes a microsecond or two: it still checks at most once a millisecond, where it used to
+     * check at almost every message.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2})
+    @Timeout(120)
+    void aPoolAtRestAfterEveryMessageChecksAtMostOnceAMillisecond(int workers) throws Exception {
+        try (Scheduler s = Scheduler.create(workers)) {
+            TimedCheck counted = install(s, 0);
+            PollerTest.PipePoller poller = (PollerTest.PipePoller) Extensions.pool(s)
+                    .plugPollers(carrier -> new PollerTest.PipePoller())[0];
+            BlockingQueue<Integer> replies = new ArrayBlockingQueue<>(ROUND_TRIPS);
+            AtomicReference<Throwable> failed = new AtomicReference<>();
+            Thread running = run(s, failed, () -> {
+                for (int i = 0; i < ROUND_TRIPS; i++) {
+                    replies.add(poller.bytes.in().read());
+                }
+            });
+            counted.reset();
+            long start = System.nanoTime();
+            for (int i = 0; i < ROUND_TRIPS; i++) { // the pool comes to rest after each reply
+                poller.send(i);
+                assertEquals(i & 0xff, replies.poll(60, TimeUnit.SECONDS) & 0xff);
+            }
+            long elapsed = System.nanoTime() - start;
+            long checks;
+            synchronized (counted) {
+                checks = counted.checks;
+            }
+            // The first check may come at the start of the span, and one deferred from before it just after.
+            assertTrue(checks <= elapsed / 1_000_000 + 2, checks + " deadlock checks in " + elapsed / 1_000 + " us");
+            running.join(TimeUnit.SECONDS.toMillis(60));
+            assertTrue(!running.isAlive(), "the echo did not end");
+            assertEquals(null, failed.get());
+        }
+    }
+
     /** Starts {@code Weft.run(s, main)} on a plain thread of its own. */
     private static Thread run(Scheduler s, AtomicReference<Throwable> failed, CSProcess main) {
         Thread t = new Thread(() -> {
@@ -150,8 +197,8 @@ class DeadlockCheckBackOffTest {
         return t;
     }
 
-    private static TimedCheck install(Scheduler s) {
-        TimedCheck timed = new TimedCheck();
+    private static TimedCheck install(Scheduler s, long checkNanos) {
+        TimedCheck timed = new TimedCheck(checkNanos);
         Weft.run(s, () -> { }); // the carriers have started
         Extensions.pool(s).setDeadlockCheck(timed);
         return timed;

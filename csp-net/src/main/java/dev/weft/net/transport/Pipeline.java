@@ -3,14 +3,13 @@ package dev.weft.net.transport;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
-import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.timeout.IdleStateHandler;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The handlers of a connection, from the socket up: the watch for silence, TLS if configured, frames with their
- * 4-byte length prefix (Netty's length-field decoder, {@link FrameDecoder}, {@link FrameEncoder}), backpressure, the {@link Handshake} (which
+ * 4-byte length prefix ({@link FrameDecoder}, on Netty's length-field decoder, and {@link FrameEncoder}), backpressure, the {@link Handshake} (which
  * hands its place to the {@link Heartbeat} once the link is up) and the {@link Connection} itself, which
  * delivers the link's frames.
  */
@@ -42,8 +41,7 @@ final class Pipeline extends ChannelInitializer<Channel> {
                     : tls.newHandler(ch.alloc(), dialled.dialledPeer().host(), dialled.dialledPeer().port()));
         }
         Connection connection = dialled == null ? new Connection(links, null) : dialled;
-        p.addLast(new LengthFieldBasedFrameDecoder(LENGTH_BYTES + c.maxFrameBytes(), 0, LENGTH_BYTES, 0, LENGTH_BYTES),
-                new FrameDecoder(),
+        p.addLast(new FrameDecoder(c.maxFrameBytes()),
                 new FrameEncoder(),
                 Backpressure.INSTANCE,
                 new Handshake(links, connection),

@@ -23,6 +23,8 @@ abstract class QueuedLink implements Link {
     private volatile String whoseLimit = "this node's";
     private final Queue<Frame> queue = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
+    /** The drain, as a task made once (a method reference per scheduled drain would be an object per drain). */
+    private final Runnable drainTask = this::drain;
     private final AtomicBoolean lost = new AtomicBoolean();
     private volatile boolean orderly; // set once lost, before the listener hears of it
     private volatile String whyLost; // set once lost, before the listener hears of it
@@ -96,7 +98,7 @@ abstract class QueuedLink implements Link {
     final void scheduleDrain() {
         if (ready() && !drainScheduled.get() && !queue.isEmpty() && drainScheduled.compareAndSet(false, true)) {
             try {
-                loop.execute(this::drain);
+                loop.execute(drainTask);
             } catch (RejectedExecutionException e) {
                 drainScheduled.set(false); // the node is closed: the link is lost, or about to be
             }

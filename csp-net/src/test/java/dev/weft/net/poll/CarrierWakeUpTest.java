@@ -23,8 +23,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 class CarrierWakeUpTest {
     /**
      * A fiber queues a task on its own carrier's loop and ends; the task wakes a fiber waiting on a channel. The
-     * carrier, having nothing left to run, runs the task as it begins its wait in the loop, before it would block
-     * in epoll_wait: the fiber it woke must keep it from blocking. On one carrier this happens every round.
+     * carrier, having nothing left to run, runs the task as its batch runs out (its flush), or, if another carrier
+     * held the loop then, as it begins its wait in the loop, before it would block in epoll_wait: the fiber it woke
+     * must keep it from blocking. On one carrier this happens every round.
      */
     @ParameterizedTest
     @ValueSource(ints = {1, 2})
