@@ -20,6 +20,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A pool that holds many waiting fibers and comes to rest between every two events from outside (a server with
@@ -37,9 +39,14 @@ class DeadlockCheckBackOffTest {
      */
     private static final class TimedCheck implements DeadlockCheck {
         final DeadlockDetector real = new DeadlockDetector();
+        final long leastNanos;
         long checks;
         long nanosInChecks;
         long longestCheck;
+
+        TimedCheck(long leastNanos) {
+            this.leastNanos = leastNanos;
+        }
 
         synchronized void reset() {
             checks = 0;
@@ -51,7 +58,7 @@ class DeadlockCheckBackOffTest {
         public void check(WorkerPool pool, BooleanSupplier stillAtRest) {
             long start = System.nanoTime();
             real.check(pool, stillAtRest);
-            while (System.nanoTime() - start < CHECK_NANOS) {
+            while (System.nanoTime() - start < leastNanos) {
                 Thread.onSpinWait();
             }
             long took = System.nanoTime() - start;
@@ -82,7 +89,7 @@ class DeadlockCheckBackOffTest {
     @Timeout(120)
     void checksTakeABoundedShareWhileManyFibersWait() throws Exception {
         try (Scheduler s = Scheduler.create(1)) {
-            TimedCheck timed = install(s);
+            TimedCheck timed = install(s, CHECK_NANOS);
             PollerTest.PipePoller poller = (PollerTest.PipePoller) Extensions.pool(s)
                     .plugPollers(carrier -> new PollerTest.PipePoller())[0];
             // WAITING fibers wait on a future (as on a socket): they may still be woken, so no check reports them,
@@ -137,6 +144,50 @@ class DeadlockCheckBackOffTest {
         }
     }
 
+    /**
+     * A pool of few fibers, whose checks are quick, that comes to rest between every two events from outside (a
+     * server of a few busy connections) checks at most once per 10 ms, however quick the checks; a deadlock that
+     * happens right after a check is still reported.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2})
+    @Timeout(120)
+    void quickChecksWaitTheLeastDeferralBetweenThem(int workers) throws Exception {
+        try (Scheduler s = Scheduler.create(workers)) {
+            TimedCheck timed = install(s, 0);
+            PollerTest.PipePoller[] pollers = PollerTest.plug(s);
+            CompletableFuture<Void> idle = new CompletableFuture<>();
+            BlockingQueue<Integer> replies = new ArrayBlockingQueue<>(ROUND_TRIPS);
+            AtomicReference<Throwable> failed = new AtomicReference<>();
+            Thread running = run(s, failed, () -> {
+                Weft.spawn(() -> Weft.await(idle)); // a fiber that may still be woken: every check finds nothing
+                for (int i = 0; i < ROUND_TRIPS; i++) {
+                    replies.add(pollers[0].bytes.in().read());
+                }
+            });
+            timed.reset();
+            long start = System.nanoTime();
+            for (int i = 0; i < ROUND_TRIPS; i++) { // the pool comes to rest after each reply
+                pollers[0].send(i);
+                assertEquals(i & 0xff, replies.poll(60, TimeUnit.SECONDS) & 0xff);
+            }
+            long elapsed = System.nanoTime() - start;
+            long checks;
+            synchronized (timed) {
+                checks = timed.checks;
+            }
+            // The first check may come at once, and one more may straddle the end of the measured span.
+            assertTrue(checks <= elapsed / 10_000_000 + 2, checks + " deadlock checks in " + elapsed / 1_000_000
+                    + " ms: more than one per 10 ms");
+
+            assertThrows(DeadlockException.class, () -> Weft.run(s, () -> Channel.<Integer>one2one().in().read()));
+            idle.complete(null);
+            running.join(TimeUnit.SECONDS.toMillis(60));
+            assertTrue(!running.isAlive(), "the fibers did not end once their future completed");
+            assertEquals(null, failed.get());
+        }
+    }
+
     /** Starts {@code Weft.run(s, main)} on a plain thread of its own. */
     private static Thread run(Scheduler s, AtomicReference<Throwable> failed, CSProcess main) {
         Thread t = new Thread(() -> {
@@ -150,8 +201,8 @@ class DeadlockCheckBackOffTest {
         return t;
     }
 
-    private static TimedCheck install(Scheduler s) {
-        TimedCheck timed = new TimedCheck();
+    private static TimedCheck install(Scheduler s, long leastNanos) {
+        TimedCheck timed = new TimedCheck(leastNanos);
         Weft.run(s, () -> { }); // the carriers have started
         Extensions.pool(s).setDeadlockCheck(timed);
         return timed;

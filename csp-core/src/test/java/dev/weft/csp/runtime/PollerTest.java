@@ -193,7 +193,7 @@ class PollerTest {
         assertTrue(entered >= 1, "no carrier entered its poller's context");
     }
 
-    private static PipePoller[] plug(Scheduler s) {
+    static PipePoller[] plug(Scheduler s) {
         Poller[] plugged = Extensions.pool(s).plugPollers(carrier -> new PipePoller());
         PipePoller[] out = new PipePoller[plugged.length];
         for (int i = 0; i < out.length; i++) {
