@@ -214,10 +214,15 @@ public final class TcpConnection implements AutoCloseable {
         while (dst.hasRemaining() && !received.isEmpty()) {
             ByteBuf b = received.peek();
             int n = Math.min(b.readableBytes(), dst.remaining());
-            int limit = dst.limit();
-            dst.limit(dst.position() + n);
-            b.readBytes(dst);
-            dst.limit(limit);
+            if (dst.hasArray()) { // Netty's copy into a ByteBuffer makes a view of its own buffer: one object a read
+                b.readBytes(dst.array(), dst.arrayOffset() + dst.position(), n);
+                dst.position(dst.position() + n);
+            } else {
+                int limit = dst.limit();
+                dst.limit(dst.position() + n);
+                b.readBytes(dst);
+                dst.limit(limit);
+            }
             total += n;
             if (!b.isReadable()) {
                 received.poll().release();
@@ -284,10 +289,15 @@ public final class TcpConnection implements AutoCloseable {
             if (channel.isWritable()) {
                 int n = Math.min(src.remaining(), WRITE_PIECE);
                 ByteBuf piece = channel.alloc().directBuffer(n);
-                int limit = src.limit();
-                src.limit(src.position() + n);
-                piece.writeBytes(src);
-                src.limit(limit);
+                if (src.hasArray()) { // Netty's copy from a ByteBuffer makes a view of its own buffer: one object a write
+                    piece.writeBytes(src.array(), src.arrayOffset() + src.position(), n);
+                    src.position(src.position() + n);
+                } else {
+                    int limit = src.limit();
+                    src.limit(src.position() + n);
+                    piece.writeBytes(src);
+                    src.limit(limit);
+                }
                 EventLoop loop = loop();
                 // To the socket now, on whichever carrier, unless another holds its loop (then queued, in order).
                 boolean inline = SocketLoops.enter(loop);

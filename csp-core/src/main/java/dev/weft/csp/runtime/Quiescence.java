@@ -17,18 +17,18 @@ final class Quiescence {
      * A check reads every live fiber, and a pool comes to rest between any two events from outside: a server
      * holding 10,000 idle connections would read them all between two requests of an eleventh, and spend
      * most of its processor time doing so. So after a check the next one waits {@code CHECK_BACK_OFF} times
-     * as long as that check took (checks cost at most 1/21 of a carrier), at most
-     * {@code MAX_CHECK_DEFERRAL_NANOS}: the delay a deadlock report may get.
+     * as long as that check took (checks cost at most 1/21 of a carrier), at least
+     * {@code MIN_CHECK_DEFERRAL_NANOS} and at most {@code MAX_CHECK_DEFERRAL_NANOS}: the delay a deadlock report
+     * may get.
      */
     private static final int CHECK_BACK_OFF = 20;
     private static final long MAX_CHECK_DEFERRAL_NANOS = 1_000_000_000L;
     /**
-     * And at least this long: a check of a few fibers takes a microsecond or two, and a pool on one carrier comes
-     * to rest at every message it waits for (a ping-pong with another process: each round trip), so without a
-     * floor it checked at almost every one, a few percent of its processor time and most of what it allocated.
-     * A deadlock is still reported within milliseconds.
+     * The least wait between two checks, however quick: a server of a hundred busy connections comes to rest
+     * thousands of times a second, and a check of its few fibers every few tens of microseconds cost it about 1%
+     * of its processor time (and an allocation per park). A deadlock is reported this much later at most.
      */
-    private static final long MIN_CHECK_DEFERRAL_NANOS = 1_000_000L;
+    private static final long MIN_CHECK_DEFERRAL_NANOS = 10_000_000L;
     /**
      * When the next check may run ({@code System.nanoTime()}), written by whichever worker checked last.
      * Two workers that come to rest at once may both check: that only costs one more check.
@@ -68,15 +68,18 @@ final class Quiescence {
         }
         long start = System.nanoTime();
         long deferred = nextCheckAt - start;
-        if (deferred > 0) {
+        if (deferred > 0) { // decided before the fingerprint is made: a busy server parks often, and allocates nothing
             return deferred;
         }
-        long[] marks = marks(self); // made only for a check: a deferred one allocates nothing
-        if (marks == null) {
+        long[] marks = new long[pool.size() + 1];
+        if (!atRest(self, marks)) {
             return Long.MAX_VALUE;
         }
         try {
-            c.check(pool, () -> Arrays.equals(marks, marks(self)));
+            c.check(pool, () -> {
+                long[] now = new long[marks.length];
+                return atRest(self, now) && Arrays.equals(marks, now);
+            });
         } catch (RuntimeException | Error e) {
             PoolFailures.carrierFailure(null, e); // a bug in the check (or a blocker's toString): the carrier goes on
         } finally {
@@ -88,19 +91,14 @@ final class Quiescence {
     }
 
     /**
-     * A fingerprint of the pool at rest, or null if it is not at rest: every other worker parked (with the
-     * park session it is in), nothing in any inbox or window, no timer, no blocking call, and the number
-     * of live fibers. Two equal fingerprints prove that no worker ran a fiber in between: a worker's
-     * {@code parked} flag is set once per session (after the session count is bumped) and cleared for
-     * good when it stops idling, so reading {@code parked == 1} and then the same session count means that
-     * the worker stayed parked all along. {@code self} dispatches nothing while it checks.
+     * Whether the pool is at rest: every other worker parked, nothing in any inbox or window, no timer, no
+     * blocking call. If so, and {@code marks} is not null (one slot per worker and one more), its fingerprint goes
+     * there: the park session each other worker is in, and the number of live fibers. Two equal fingerprints prove
+     * that no worker ran a fiber in between: a worker's {@code parked} flag is set once per session (after the
+     * session count is bumped) and cleared for good when it stops idling, so reading {@code parked == 1} and then
+     * the same session count means that the worker stayed parked all along. {@code self} dispatches nothing while
+     * it checks.
      */
-    private long[] marks(Worker self) {
-        long[] marks = new long[pool.workers().length + 1];
-        return atRest(self, marks) ? marks : null;
-    }
-
-    /** Whether the pool is at rest (see {@link #marks}); fills {@code marks} with its fingerprint if not null. */
     private boolean atRest(Worker self, long[] marks) {
         if (blockingInFlight.get() != 0) {
             return false;

@@ -97,6 +97,8 @@ final class Worker implements Runnable {
     private boolean spawnsAwaited;
     /** The I/O poller plugged in, or null (set once: see {@link WorkerPool#plugPollers}). */
     volatile Poller poller;
+    /** Set once the dispatch loop runs inside the poller's {@link Poller#runCarrier} (carrier only). */
+    private boolean inPoller;
     /** When the busy worker last polled ({@link #POLL_EVERY_NANOS}). */
     private long polledAt;
     /**
@@ -319,9 +321,7 @@ final class Worker implements Runnable {
     public void run() {
         Throwable crash = null;
         try {
-            while (dispatchNext()) {
-                // the loop's body is a method of its own: see dispatchNext
-            }
+            dispatchAll();
         } catch (Throwable t) {
             crash = t; // a failure of the scheduler itself: the runs it served fail (see workerStopped)
             throw t;
@@ -335,6 +335,23 @@ final class Worker implements Runnable {
                 }
             } finally {
                 pool.workerStopped(this, crash);
+            }
+        }
+    }
+
+    /**
+     * Runs slices until the worker must stop. Once a poller is plugged in, the rest of the loop runs inside it
+     * ({@link Poller#runCarrier}), so that the I/O library's per-thread state serves every slice that follows.
+     */
+    private void dispatchAll() {
+        while (dispatchNext()) { // the loop's body is a method of its own: see dispatchNext
+            if (!inPoller) {
+                Poller p = poller;
+                if (p != null) {
+                    inPoller = true;
+                    p.runCarrier(this::dispatchAll);
+                    return;
+                }
             }
         }
     }

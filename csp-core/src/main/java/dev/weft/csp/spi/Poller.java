@@ -43,4 +43,15 @@ public interface Poller {
 
     /** The carrier stops: releases what the poller holds. */
     void close();
+
+    /**
+     * Runs {@code dispatching}, the rest of the carrier's dispatch loop (it returns as the carrier stops), on the
+     * carrier, inside whatever per-thread context the poller's library needs on the threads that drive it (Netty's
+     * object pools, for one, recycle only on threads that say they clear their thread-locals). Called once, by the
+     * carrier, between two slices soon after the poller is plugged in; {@link #close} follows outside it. By
+     * default it just runs it.
+     */
+    default void runCarrier(Runnable dispatching) {
+        dispatching.run();
+    }
 }

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.csp.Channel;
+import dev.weft.csp.Fiber;
 import dev.weft.csp.One2OneChannel;
 import dev.weft.csp.Scheduler;
 import dev.weft.csp.Weft;
@@ -22,6 +23,7 @@ import java.nio.channels.Selector;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -43,6 +45,9 @@ class PollerTest {
         /** What to run at the next poll, before it looks at the pipe (whoever polls: the carrier or a helper). */
         final Queue<Runnable> tasks = new ConcurrentLinkedQueue<>();
         volatile Thread lastReader;
+        /** How many times its carrier ran its dispatch loop inside {@link #runCarrier}, and how many returned. */
+        final AtomicInteger loopsRun = new AtomicInteger(), loopsReturned = new AtomicInteger();
+        volatile boolean closedInContext;
 
         PipePoller() {
             try {
@@ -84,8 +89,22 @@ class PollerTest {
             pollNow();
         }
 
+        /** Marks the carrier's thread while its loop runs here, as a library's per-thread context would. */
+        @Override
+        public void runCarrier(Runnable dispatching) {
+            loopsRun.incrementAndGet();
+            IN_POLLER_CONTEXT.set(true);
+            try {
+                dispatching.run();
+            } finally {
+                IN_POLLER_CONTEXT.set(false);
+                loopsReturned.incrementAndGet();
+            }
+        }
+
         @Override
         public void close() {
+            closedInContext = IN_POLLER_CONTEXT.get();
             try {
                 selector.close();
             } catch (IOException ignored) {
@@ -123,7 +142,58 @@ class PollerTest {
         }
     }
 
-    private static PipePoller[] plug(Scheduler s) {
+    /** Set on a carrier while its dispatch loop runs inside its {@link PipePoller#runCarrier}. */
+    static final ThreadLocal<Boolean> IN_POLLER_CONTEXT = ThreadLocal.withInitial(() -> false);
+
+    /**
+     * Once a poller is plugged in, every slice its carrier runs runs inside the poller's {@link Poller#runCarrier},
+     * entered once per carrier, and left as the carrier stops (before the poller is closed).
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2})
+    void slicesRunInsideThePollersCarrierContextOnceItIsPluggedIn(int workers) {
+        PipePoller[] pollers;
+        try (Scheduler s = Scheduler.create(workers)) {
+            Weft.run(s, () -> { }); // the carriers have started; they idle when the pollers come
+            pollers = plug(s);
+            for (int round = 0; round < 50; round++) {
+                AtomicInteger outside = new AtomicInteger();
+                Weft.run(s, () -> {
+                    Fiber[] fibers = new Fiber[20];
+                    for (int i = 0; i < fibers.length; i++) {
+                        fibers[i] = Weft.spawn(() -> {
+                            for (int k = 0; k < 5; k++) {
+                                if (!IN_POLLER_CONTEXT.get() || !(Thread.currentThread() instanceof Carrier)) {
+                                    outside.incrementAndGet();
+                                }
+                                Fiber.yield();
+                            }
+                        });
+                    }
+                    for (Fiber f : fibers) {
+                        f.join();
+                    }
+                });
+                assertEquals(0, outside.get(), "slices run outside the poller's context, round " + round);
+            }
+        }
+        for (PipePoller p : pollers) {
+            assertTrue(p.loopsRun.get() <= 1, "a carrier entered its poller's context " + p.loopsRun + " times");
+            long deadline = System.nanoTime() + 10_000_000_000L; // the carriers end after close() returns
+            while (p.loopsReturned.get() != p.loopsRun.get() && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            assertEquals(p.loopsRun.get(), p.loopsReturned.get(), "a carrier's loop did not leave the context");
+            assertTrue(!p.closedInContext, "the poller was closed inside its carrier's context");
+        }
+        int entered = 0;
+        for (PipePoller p : pollers) {
+            entered += p.loopsRun.get();
+        }
+        assertTrue(entered >= 1, "no carrier entered its poller's context");
+    }
+
+    static PipePoller[] plug(Scheduler s) {
         Poller[] plugged = Extensions.pool(s).plugPollers(carrier -> new PipePoller());
         PipePoller[] out = new PipePoller[plugged.length];
         for (int i = 0; i < out.length; i++) {

@@ -14,6 +14,7 @@ import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.IoRegistration;
 import io.netty.util.concurrent.AbstractScheduledEventExecutor;
 import io.netty.util.concurrent.DefaultPromise;
+import io.netty.util.concurrent.FastThreadLocalThread;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.netty.util.concurrent.Promise;
@@ -163,6 +164,17 @@ public final class CarrierLoop extends AbstractScheduledEventExecutor implements
     @Override
     public void pollAside() {
         pollNow(); // takes the loop only if nobody holds it: its carrier, being in a slice, does not
+    }
+
+    /**
+     * The carrier's slices run as Netty's own threads' do: Netty's object pools (the outbound buffer's entries,
+     * the pooled buffers' objects and their thread's own magazine) recycle only on threads that say they clear
+     * their {@code FastThreadLocal}s, and a plain thread that does not say so allocates each of them anew, on every
+     * write and read.
+     */
+    @Override
+    public void runCarrier(Runnable dispatching) {
+        FastThreadLocalThread.runWithFastThreadLocal(dispatching);
     }
 
     /** The carrier stops: the loop's channels are closed, what is queued runs, and the handler is released. */
