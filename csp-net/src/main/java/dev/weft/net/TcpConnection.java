@@ -74,7 +74,8 @@ public final class TcpConnection implements AutoCloseable {
     private boolean outputShut;
     private boolean closed;
     private IOException failure;
-    private EventLoop loop; // null until an accepted connection is first used (see loop())
+    /** Null until an accepted connection is first used (see {@link #loop()}); never changes once set. */
+    private volatile EventLoop loop;
 
     /**
      * Wraps an active {@code channel} whose reading is left to its readers (auto-read off): registered (dialled),
@@ -96,10 +97,14 @@ public final class TcpConnection implements AutoCloseable {
      * registration; a registration that fails (the loop's scheduler has stopped) fails the connection.
      */
     private EventLoop loop() {
+        EventLoop set = loop; // set once, so every read and write after the first takes no lock here
+        if (set != null) {
+            return set;
+        }
         synchronized (events) {
             if (loop == null) {
-                loop = SocketLoops.forAccepted();
-                loop.register(channel).addListener(f -> {
+                EventLoop dealt = SocketLoops.forAccepted();
+                dealt.register(channel).addListener(f -> {
                     if (!f.isSuccess()) {
                         synchronized (events) {
                             failure = new IOException("the connection " + this + " cannot be served: " + f.cause(),
@@ -110,6 +115,7 @@ public final class TcpConnection implements AutoCloseable {
                         writable.signal();
                     }
                 });
+                loop = dealt; // published only once the registration is queued: what others queue comes after it
             }
             return loop;
         }
