@@ -214,21 +214,42 @@ public final class TcpConnection implements AutoCloseable {
         }
     }
 
+    /**
+     * Moves {@code n} bytes from {@code from} to {@code to}. Through a heap buffer's array where it has one:
+     * Netty's copy between its buffers and a {@code ByteBuffer} makes a view of its own buffer, an object a read.
+     */
+    private static void copy(ByteBuf from, ByteBuffer to, int n) {
+        if (to.hasArray()) {
+            from.readBytes(to.array(), to.arrayOffset() + to.position(), n);
+            to.position(to.position() + n);
+        } else {
+            int limit = to.limit();
+            to.limit(to.position() + n);
+            from.readBytes(to);
+            to.limit(limit);
+        }
+    }
+
+    /** Moves {@code n} bytes from {@code from} to {@code to}, as the other {@code copy} (an object a write saved). */
+    private static void copy(ByteBuffer from, ByteBuf to, int n) {
+        if (from.hasArray()) {
+            to.writeBytes(from.array(), from.arrayOffset() + from.position(), n);
+            from.position(from.position() + n);
+        } else {
+            int limit = from.limit();
+            from.limit(from.position() + n);
+            to.writeBytes(from);
+            from.limit(limit);
+        }
+    }
+
     /** Moves buffered bytes into {@code dst}; under the lock. */
     private int take(ByteBuffer dst) {
         int total = 0;
         while (dst.hasRemaining() && !received.isEmpty()) {
             ByteBuf b = received.peek();
             int n = Math.min(b.readableBytes(), dst.remaining());
-            if (dst.hasArray()) { // Netty's copy into a ByteBuffer makes a view of its own buffer: one object a read
-                b.readBytes(dst.array(), dst.arrayOffset() + dst.position(), n);
-                dst.position(dst.position() + n);
-            } else {
-                int limit = dst.limit();
-                dst.limit(dst.position() + n);
-                b.readBytes(dst);
-                dst.limit(limit);
-            }
+            copy(b, dst, n);
             total += n;
             if (!b.isReadable()) {
                 received.poll().release();
@@ -295,15 +316,7 @@ public final class TcpConnection implements AutoCloseable {
             if (channel.isWritable()) {
                 int n = Math.min(src.remaining(), WRITE_PIECE);
                 ByteBuf piece = channel.alloc().directBuffer(n);
-                if (src.hasArray()) { // Netty's copy from a ByteBuffer makes a view of its own buffer: one object a write
-                    piece.writeBytes(src.array(), src.arrayOffset() + src.position(), n);
-                    src.position(src.position() + n);
-                } else {
-                    int limit = src.limit();
-                    src.limit(src.position() + n);
-                    piece.writeBytes(src);
-                    src.limit(limit);
-                }
+                copy(src, piece, n);
                 EventLoop loop = loop();
                 // To the socket now, on whichever carrier, unless another holds its loop (then queued, in order).
                 boolean inline = SocketLoops.enter(loop);

@@ -382,7 +382,7 @@ public final class CarrierLoop extends AbstractScheduledEventExecutor implements
         // Another thread's task: its carrier may be waiting in epoll; a busy one takes the task as it next polls.
         // The carrier's own (a fiber's write) rings nothing: only the carrier waits in epoll, and it looks at the
         // queue before it does (its flush, then canBlock).
-        if (!inEventLoop() && Thread.currentThread() != carrier) {
+        if (Thread.currentThread() != carrier && !inEventLoop()) { // the carrier's own test first: no volatile read
             handler.wakeup();
         }
     }
