@@ -7,6 +7,7 @@ import java.security.CodeSource;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
@@ -50,8 +51,11 @@ final class CarrierWatchdog {
     private static final Map<String, Boolean> OWN = new ConcurrentHashMap<>();
     private static final Map<WorkerPool, Watch[]> POOLS = new ConcurrentHashMap<>();
     private static volatile Thread thread; // written under the class's monitor; read without it by carrierWoke
-    /** Set while the watchdog sleeps because every carrier waits for work: see {@link #carrierWoke}. */
-    private static volatile boolean dozing;
+    /**
+     * Set while the watchdog sleeps because every carrier waits for work; the first carrier to wake clears it and
+     * wakes the watchdog ({@link #carrierWoke}), so a doze ends once however many wake-ups follow.
+     */
+    private static final AtomicBoolean DOZING = new AtomicBoolean();
     /** How many times a carrier's wake-up has ended a doze (for tests). */
     private static final AtomicLong DOZES_ENDED = new AtomicLong();
     /**
@@ -124,6 +128,7 @@ final class CarrierWatchdog {
     }
 
     private static void loop() {
+        boolean quietRound = false; // whether no carrier ran a slice during the last round (none yet: not quiet)
         for (;;) {
             synchronized (CarrierWatchdog.class) {
                 // watch() adds its pool before it looks at the thread: a pool added after this look starts another
@@ -132,22 +137,28 @@ final class CarrierWatchdog {
                     return;
                 }
             }
-            if (nothingRanSinceLastRound() && everyCarrierWaits()) {
-                doze();
+            // Only a quiet scheduler is worth a doze: a carrier that waits between short bursts of work (a request
+            // and its reply, tens of microseconds apart) would otherwise end a doze at each burst, a futex call
+            // and a wake-up of this thread per message; while it works in bursts the watchdog keeps its rounds.
+            if (quietRound && everyCarrierWaits()) {
+                // a carrier that woke it: watch a whole round before dozing again
+                quietRound = !doze();
                 SchedulerMBeans.registerWaiting(); // as after any round: an agent may have come meanwhile
                 continue;
             }
             long threshold = thresholdNanos();
-            LockSupport.parkNanos(threshold == 0 ? LONGEST_ROUND_NANOS
+            sleepRound(threshold == 0 ? LONGEST_ROUND_NANOS
                     : Math.max(5_000_000L, Math.min(threshold / 4, LONGEST_ROUND_NANOS)));
             SchedulerMBeans.registerWaiting(); // once a JMX agent or the application has made the MBean server
             long now = System.nanoTime();
+            quietRound = true;
             for (Watch[] watches : POOLS.values()) {
                 for (Watch w : watches) {
                     try {
-                        look(w, now, threshold);
+                        quietRound &= !look(w, now, threshold);
                     } catch (RuntimeException | Error e) {
                         // the carrier stopped as we looked, or a fiber's toString failed: the watchdog goes on
+                        quietRound = false;
                     }
                 }
             }
@@ -155,34 +166,33 @@ final class CarrierWatchdog {
     }
 
     /**
-     * Whether no carrier has begun a slice since the last round looked ({@link #look} keeps each worker's count):
-     * only a quiet scheduler is worth a doze. A carrier that waits between short bursts of work (a request and
-     * its reply, tens of microseconds apart) would otherwise end a doze at each burst, a futex call and a
-     * wake-up of this thread per message; while it works in bursts the watchdog keeps its rounds instead.
+     * Sleeps for a whole round: a quiet round must be that long, and an unpark meant for a doze that had already
+     * ended (a carrier's, or a new pool's) would otherwise cut it short. Ends early only when the watchdog is no
+     * longer needed or is interrupted.
      */
-    private static boolean nothingRanSinceLastRound() {
-        for (Watch[] watches : POOLS.values()) {
-            for (Watch w : watches) {
-                if (w.worker.slices() != w.slice) {
-                    return false;
-                }
+    private static void sleepRound(long nanos) {
+        long due = System.nanoTime() + nanos;
+        for (long left = nanos; left > 0; left = due - System.nanoTime()) {
+            if (POOLS.isEmpty() || Thread.currentThread().isInterrupted()) {
+                return;
             }
+            LockSupport.parkNanos(left);
         }
-        return true;
     }
 
     /**
      * Sleeps while every carrier waits for work (no slice to watch), so that an idle program is not woken 80 times
-     * a second; the first carrier to wake wakes the watchdog ({@link #carrierWoke}). The Dekker pair: this sets
-     * {@link #dozing} and then reads each {@link Worker#parked}; a carrier clears its own and then reads
-     * {@link #dozing} (all volatile), so either the watchdog sees the carrier awake or the carrier sees it doze.
+     * a second; the first carrier to wake wakes the watchdog ({@link #carrierWoke}). Returns whether a carrier
+     * ended the doze (rather than its time, or an interrupt). The Dekker pair: this sets
+     * {@link #DOZING} and then reads each {@link Worker#parked}; a carrier clears its own and then reads
+     * {@link #DOZING} (all volatile), so either the watchdog sees the carrier awake or the carrier sees it doze.
      */
-    private static void doze() {
-        dozing = true;
+    private static boolean doze() {
+        DOZING.set(true);
         if (everyCarrierWaits()) {
             LockSupport.parkNanos(dozeNanos);
         }
-        dozing = false;
+        return !DOZING.getAndSet(false);
     }
 
     private static boolean everyCarrierWaits() {
@@ -198,7 +208,8 @@ final class CarrierWatchdog {
 
     /** A carrier has woken from its park (after clearing {@link Worker#parked}): the watchdog watches again. */
     static void carrierWoke() {
-        if (dozing) { // volatile: see doze()
+        // volatile read first (see doze()); the CAS lets one carrier end a doze: the others find it ended
+        if (DOZING.get() && DOZING.compareAndSet(true, false)) {
             Thread t = thread;
             if (t != null) {
                 DOZES_ENDED.incrementAndGet();
@@ -214,22 +225,33 @@ final class CarrierWatchdog {
 
     /** Whether the watchdog sleeps because every carrier waits (for tests). */
     static boolean isDozing() {
-        return dozing;
+        return DOZING.get();
     }
 
-    /** Looks at one worker: a slice that has lasted past the threshold and blocks for the user is reported, once. */
-    private static void look(Watch w, long now, long threshold) {
+    /**
+     * Looks at one worker: a slice that has lasted past the threshold and blocks for the user is reported, once.
+     * Returns whether the worker has run a slice since the last round, or runs one now.
+     */
+    private static boolean look(Watch w, long now, long threshold) {
         Worker worker = w.worker;
         Schedulable fiber = worker.running;
         int slice = worker.slices();
         if (fiber == null || slice != w.slice) {
+            boolean ran = slice != w.slice || fiber != null;
             w.slice = slice;
             w.since = now;
             w.cpuAtSecondLook = -1;
             w.nextStack = now;
             w.reported = false;
-            return;
+            return ran;
         }
+        lookAtLastingSlice(w, worker, fiber, slice, now, threshold);
+        return true;
+    }
+
+    /** A slice seen at two rounds or more: hand it to its worker, and report it once if it blocks for the user. */
+    private static void lookAtLastingSlice(Watch w, Worker worker, Schedulable fiber, int slice, long now,
+            long threshold) {
         Idling.sliceLasts(worker); // seen at two rounds: an idle carrier may have to take what waits behind it
         if (threshold == 0) {
             return;

@@ -65,10 +65,7 @@ class CarrierWatchdogDozeTest {
         CarrierWatchdog.dozeNanos = Duration.ofHours(1).toNanos(); // only a carrier's wake-up ends the doze
         try (Scheduler s = Scheduler.create(2)) {
             for (int round = 0; round < 3; round++) {
-                Weft.run(s, () -> Timer.sleep(Duration.ofMillis(1))); // the carriers run, then wait for work
-                while (!CarrierWatchdog.isDozing()) { // every carrier waits: the watchdog sleeps
-                    Thread.yield();
-                }
+                awaitDozeAfterARun(s);
                 seen.set(false);
                 fiber[0] = "blocker-" + round;
                 Weft.run(s, () -> Weft.spawn(fiber[0], () -> sleepUntil(seen)).join());
@@ -80,42 +77,68 @@ class CarrierWatchdogDozeTest {
         }
     }
 
+    /** Starts {@code s}'s carriers with a short run and waits until the watchdog dozes beside them. */
+    private static void awaitDozeAfterARun(Scheduler s) {
+        Weft.run(s, () -> Timer.sleep(Duration.ofMillis(1))); // the carriers start, then wait for work
+        long end = System.nanoTime() + PATIENCE_NANOS;
+        while (!CarrierWatchdog.isDozing() && System.nanoTime() - end < 0) {
+            Thread.yield();
+        }
+        assertTrue(CarrierWatchdog.isDozing(), "the watchdog never dozed beside idle carriers");
+    }
+
+    @Test
+    @Timeout(60)
+    void aDozeEndsOnceHoweverManyCarriersWake() {
+        try (Scheduler s = Scheduler.create(2)) {
+            for (int round = 0; round < 5; round++) {
+                awaitDozeAfterARun(s);
+                long before = CarrierWatchdog.dozesEnded();
+                for (int i = 0; i < 100; i++) { // carriers waking one after another before the watchdog runs
+                    CarrierWatchdog.carrierWoke();
+                }
+                assertEquals(1, CarrierWatchdog.dozesEnded() - before, "wake-ups that ended one doze");
+            }
+        }
+    }
+
     @Test
     @Timeout(60)
     void aCarrierWokenForEachMessageDoesNotEndADozeEachTime() throws Exception {
-        int messages = 2000;
+        long shortestRound = 5_000_000; // the watchdog's rounds last this long at least
         try (Scheduler s = Scheduler.create(1)) {
             One2OneChannel<Integer> ping = Channel.one2one();
             One2OneChannel<Integer> pong = Channel.one2one();
-            Weft.run(s, () -> Timer.sleep(Duration.ofMillis(1))); // the carrier started, then waits for work
-            long end = System.nanoTime() + PATIENCE_NANOS;
-            while (!CarrierWatchdog.isDozing() && System.nanoTime() - end < 0) {
-                Thread.yield();
-            }
-            assertTrue(CarrierWatchdog.isDozing(), "the watchdog never dozed beside an idle carrier");
+            awaitDozeAfterARun(s);
             long before = CarrierWatchdog.dozesEnded();
             Thread echo = new Thread(() -> Weft.run(s, () -> {
-                for (int i = 0; i < messages; i++) {
-                    pong.out().write(ping.in().read());
+                for (int m = ping.in().read(); m >= 0; m = ping.in().read()) {
+                    pong.out().write(m);
                 }
             }));
+            long start = System.nanoTime();
+            long last = start;
+            int gaps = 0; // times this thread saw no reply for a round or more: a loaded machine stalled a thread
             echo.start();
-            int stalls = 0; // round trips that took a millisecond or more: a loaded machine stalled a thread
-            for (int i = 0; i < messages; i++) { // each message wakes the carrier, which waits again for the next
-                long start = System.nanoTime();
-                ping.out().write(i);
-                assertEquals(i, pong.in().read());
-                if (System.nanoTime() - start >= 1_000_000) {
-                    stalls++;
+            int messages = 0;
+            // each message wakes the carrier, which waits again for the next; dozes at every round would end
+            // 20 or more dozes in the time this runs
+            for (; messages < 2000 || last - start < 25 * shortestRound; messages++) {
+                ping.out().write(messages);
+                assertEquals(messages, pong.in().read());
+                long now = System.nanoTime();
+                if (now - last >= shortestRound) {
+                    gaps++;
                 }
+                last = now;
             }
+            ping.out().write(-1);
             echo.join();
             long ended = CarrierWatchdog.dozesEnded() - before;
-            // A doze needs a whole round (5 ms or more) with no slice: the first message ends the one above, and
-            // only a stall that long lets the watchdog doze again. (Ending a doze at every wake-up that finds the
-            // watchdog dozing, it ended over 100 on a quiet machine.)
-            assertTrue(ended <= messages / 100 + stalls, messages + " wake-ups of the carrier ended " + ended
-                    + " dozes, with " + stalls + " round trips of a millisecond or more");
+            // A doze needs a whole round with no slice: the first message ends the one above, and only a gap
+            // that long between two replies lets the watchdog doze again.
+            assertTrue(ended <= 1 + gaps, messages + " wake-ups of the carrier ended " + ended
+                    + " dozes, with " + gaps + " gaps of a round or more between two replies");
         }
     }
 }
