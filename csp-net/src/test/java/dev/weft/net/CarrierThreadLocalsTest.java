@@ -48,22 +48,30 @@ class CarrierThreadLocalsTest {
                     }
                 }
             });
-            runClients(connections, i -> {
-                try (Socket socket = new Socket(server.address().getAddress(), server.address().getPort())) {
-                    socket.setTcpNoDelay(true);
-                    OutputStream out = socket.getOutputStream();
-                    DataInputStream in = new DataInputStream(socket.getInputStream());
-                    for (int r = 0; r < requests; r++) {
-                        byte[] sent = {(byte) i, (byte) r, (byte) (r >> 8), 4, 5, 6, 7, 8};
-                        out.write(sent);
-                        byte[] back = new byte[sent.length];
-                        in.readFully(back);
-                        assertArrayEquals(sent, back);
-                    }
-                }
-            });
+            // One connection first: its first read plugs the pollers in, and a carrier that is inside a slice
+            // then enters them only once that slice ends; every slice that starts afterwards runs inside.
+            runClients(1, i -> echoes(server, i, 1));
+            slices.set(0);
+            withoutRecycling.set(0);
+            runClients(connections, i -> echoes(server, i, requests));
         }
         assertEquals(0, withoutRecycling.get(), withoutRecycling + " of " + slices
                 + " reads resumed on a thread where Netty's object pools do not recycle");
+    }
+
+    /** A client that sends {@code requests} messages of 8 bytes and checks that each comes back. */
+    private static void echoes(TcpServer server, int i, int requests) throws Exception {
+        try (Socket socket = new Socket(server.address().getAddress(), server.address().getPort())) {
+            socket.setTcpNoDelay(true);
+            OutputStream out = socket.getOutputStream();
+            DataInputStream in = new DataInputStream(socket.getInputStream());
+            for (int r = 0; r < requests; r++) {
+                byte[] sent = {(byte) i, (byte) r, (byte) (r >> 8), 4, 5, 6, 7, 8};
+                out.write(sent);
+                byte[] back = new byte[sent.length];
+                in.readFully(back);
+                assertArrayEquals(sent, back);
+            }
+        }
     }
 }

@@ -149,6 +149,11 @@ final class ClassDataArchive {
         }
     }
 
+    /** Whether {@code worker} records the archive (it writes it as it exits: let it finish). */
+    boolean records(Process worker) {
+        return worker == recorder;
+    }
+
     /**
      * Publishes the archive if its recorder has exited normally (the JVM wrote it as it exited), and lets go of the
      * lock; call once the launch's workers have ended. Never fails: at worst, a later launch records again.

@@ -257,7 +257,8 @@ final class LaunchRun<R> implements AutoCloseable {
         }
         for (Process p : started) {
             try {
-                p.waitFor(failure.isDone() ? 0 : 10, TimeUnit.SECONDS);
+                // the recorder of the class-data archive writes it as it exits: seconds, more on a loaded machine
+                p.waitFor(failure.isDone() ? 0 : archive.records(p) ? 60 : 10, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
