@@ -151,8 +151,10 @@ final class ResumeCode implements Opcodes {
                 prelude.add(new LookupSwitchInsnNode(labels[labels.length - 1], keys, labels));
             }
             for (int k : g.points) {
+                // On the method's first line, as the dispatcher: before the body, on the call's line, it would be the
+                // line's first code, where a debugger puts a breakpoint set on that line (jdb does).
                 prelude.add(sites.get(k).restoreLabel);
-                prelude.add(lineNumber(lineOf(sites.get(k).call, false), sites.get(k).restoreLabel));
+                prelude.add(lineNumber(firstLine, sites.get(k).restoreLabel));
                 if (!g.shared()) {
                     prelude.add(restoreLocals(sites.get(k)));
                 }
