@@ -37,8 +37,6 @@ final class Worker implements Runnable {
     private static final int SPAWN_BATCH = 32;
     /** A busy worker with a {@link Poller} polls at most this often (at its rotations). */
     static final long POLL_EVERY_NANOS = 20_000;
-    /** Slices per call of {@link #dispatchSome}: its loop's passes for the JIT, each call a few hundred ns. */
-    private static final int SLICES_PER_CALL = 4;
     /** Values of {@link #parked}: parked on the thread's permit, or waiting in the poller. */
     static final int PARKED_THREAD = 1, IN_POLLER = 2;
     private static final VarHandle PARKED, SLICES;
@@ -346,7 +344,7 @@ final class Worker implements Runnable {
      * ({@link Poller#runCarrier}), so that the I/O library's per-thread state serves every slice that follows.
      */
     private void dispatchAll() {
-        while (dispatchSome()) { // the loop's body is a method of its own: see dispatchSome
+        while (dispatchNext()) { // the loop's body is a method of its own: see dispatchNext
             if (!inPoller) {
                 Poller p = poller;
                 if (p != null) {
@@ -359,34 +357,25 @@ final class Worker implements Runnable {
     }
 
     /**
-     * Runs the next {@value #SLICES_PER_CALL} slices, idling whenever there is none to run; false once the worker
-     * must stop. A method of its own, not the body of {@link #run}'s loop: the JIT compiles a method once it has
-     * been called a few hundred times, where a loop inside one call that never returns waits for tens of
-     * thousands of passes (on-stack replacement), in a short program the carrier would run its first 60,000
-     * slices from the interpreter.
-     *
-     * <p>A loop with a pass per slice, not one slice per call: HotSpot's C2 compiler takes the methods waiting for
-     * it by their invocations times their loop passes, so a method without a loop, however hot, waits behind
-     * every method with one, and behind every helper called more often than it (a channel's lock, the saved
-     * stacks' pushes). Counted as a loop, the carrier's loop is compiled among the first, not after them all:
-     * the hop runs in unoptimised code until it is.
+     * Runs the next slice, or idles until there is one; false once the worker must stop. A method of its own, not
+     * the body of {@link #run}'s loop: the JIT compiles a method once it has been called a few hundred times,
+     * where a loop inside one call that never returns waits for tens of thousands of passes (on-stack
+     * replacement), in a short program the carrier would run its first 60,000 slices from the interpreter.
      */
-    private boolean dispatchSome() {
-        for (int n = 0; n < SLICES_PER_CALL; n++) {
-            Schedulable c = next();
-            if (c == null) {
-                return idling.idle();
-            }
-            running = c;
-            SLICES.setOpaque(this, slices + 1); // opaque: see the field's comment
-            try {
-                c.runSlice();
-            } catch (Throwable t) {
-                PoolFailures.carrierFailure(c, t);
-            }
-            startCredit.giveBack();
-            running = null;
+    private boolean dispatchNext() {
+        Schedulable c = next();
+        if (c == null) {
+            return idling.idle();
         }
+        running = c;
+        SLICES.setOpaque(this, slices + 1); // opaque: see the field's comment
+        try {
+            c.runSlice();
+        } catch (Throwable t) {
+            PoolFailures.carrierFailure(c, t);
+        }
+        startCredit.giveBack();
+        running = null;
         return true;
     }
 
