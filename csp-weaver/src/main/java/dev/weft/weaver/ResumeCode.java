@@ -39,8 +39,15 @@ import org.objectweb.asm.tree.analysis.BasicValue;
  * Emits the resumable form of a method from its planned {@link PauseSitePlan}s. Around each pausable call: the
  * fiber is passed as the last argument; after the call the fiber's mode is checked, and if the callee paused, an
  * out-of-line block saves what this frame needs after the call (live locals, operand stack values, the call's
- * receiver, the resume point) and returns. A prelude at the method's entry jumps, when the fiber is resuming, to
- * a dispatcher that restores those values and calls the callee again.
+ * receiver, the resume point) and returns. A prelude at the method's entry, when the fiber is resuming, goes on to
+ * a dispatcher that restores those values and calls the callee again; otherwise it jumps over it to the body.
+ *
+ * <p>Every jump of the resume code goes forward: the dispatcher and the restore blocks sit between the prelude and
+ * the body, before every call they jump to. HotSpot counts each backward jump as a pass of a loop, and weighs
+ * the methods waiting for its C2 compiler by invocations times loop passes: resume blocks at the end, jumping
+ * back to their calls, made every woven method look like a hot loop (one pass per resume), and C2 compiled the
+ * woven processes, and every woven wrapper around them, before the scheduler's loop and the channels, which
+ * the hops of a short program then ran in unoptimised code.
  */
 final class ResumeCode implements Opcodes {
     /** Binds the {@code invokedynamic} that gives a pause block its call's constant site. */
@@ -120,37 +127,41 @@ final class ResumeCode implements Opcodes {
                 outOfLine.add(saveLocals(g.model));
             }
         }
-        LabelNode dispatch = new LabelNode();
-        outOfLine.add(dispatcher(dispatch, firstLine, sites, groupOf, point));
+        // The prelude, then the resume code, then the body: see the class comment (every jump of it forward).
+        InsnList prelude = new InsnList();
+        LabelNode entry = new LabelNode();
+        LabelNode body = new LabelNode();
+        prelude.add(entry);
+        prelude.add(lineNumber(firstLine, entry));
+        prelude.add(new VarInsnNode(ALOAD, fiberSlot));
+        prelude.add(new FieldInsnNode(GETFIELD, CONT, "mode", "I"));
+        prelude.add(new JumpInsnNode(IFGE, body));
+        prelude.add(dispatcher(firstLine, sites, groupOf, point));
         for (Group g : groups) {
             if (g.shared()) {
-                outOfLine.add(g.restoreLabel);
-                outOfLine.add(lineNumber(firstLine, g.restoreLabel));
-                outOfLine.add(restoreLocals(g.model));
-                outOfLine.add(new VarInsnNode(ILOAD, point));
+                prelude.add(g.restoreLabel);
+                prelude.add(lineNumber(firstLine, g.restoreLabel));
+                prelude.add(restoreLocals(g.model));
+                prelude.add(new VarInsnNode(ILOAD, point));
                 int[] keys = g.points.stream().mapToInt(Integer::intValue).toArray();
                 LabelNode[] labels = new LabelNode[keys.length];
                 for (int i = 0; i < keys.length; i++) {
                     labels[i] = sites.get(keys[i]).restoreLabel;
                 }
-                outOfLine.add(new LookupSwitchInsnNode(labels[labels.length - 1], keys, labels));
+                prelude.add(new LookupSwitchInsnNode(labels[labels.length - 1], keys, labels));
             }
             for (int k : g.points) {
-                outOfLine.add(sites.get(k).restoreLabel);
-                outOfLine.add(lineNumber(lineOf(sites.get(k).call, false), sites.get(k).restoreLabel));
+                // On the method's first line, as the dispatcher: before the body, on the call's line, it would be the
+                // line's first code, where a debugger puts a breakpoint set on that line (jdb does).
+                prelude.add(sites.get(k).restoreLabel);
+                prelude.add(lineNumber(firstLine, sites.get(k).restoreLabel));
                 if (!g.shared()) {
-                    outOfLine.add(restoreLocals(sites.get(k)));
+                    prelude.add(restoreLocals(sites.get(k)));
                 }
-                outOfLine.add(restoreBlock(sites.get(k)));
+                prelude.add(restoreBlock(sites.get(k)));
             }
         }
-        InsnList prelude = new InsnList();
-        LabelNode entry = new LabelNode();
-        prelude.add(entry);
-        prelude.add(lineNumber(firstLine, entry));
-        prelude.add(new VarInsnNode(ALOAD, fiberSlot));
-        prelude.add(new FieldInsnNode(GETFIELD, CONT, "mode", "I"));
-        prelude.add(new JumpInsnNode(IFLT, dispatch));
+        prelude.add(body);
         method.instructions.insert(prelude);
         method.instructions.add(outOfLine);
     }
@@ -172,9 +183,9 @@ final class ResumeCode implements Opcodes {
      * its group or site. {@code popResume} checks that the point is one of this method's, so no switch here
      * needs a default of its own: each one's is one of its cases, never taken.
      */
-    private InsnList dispatcher(LabelNode dispatch, int firstLine, List<PauseSitePlan> sites, Group[] groupOf,
-                                int point) {
+    private InsnList dispatcher(int firstLine, List<PauseSitePlan> sites, Group[] groupOf, int point) {
         InsnList b = new InsnList();
+        LabelNode dispatch = new LabelNode();
         b.add(dispatch);
         b.add(lineNumber(firstLine, dispatch)); // like the prelude: a debugger entering a resumed frame starts here
         b.add(new VarInsnNode(ALOAD, fiberSlot));

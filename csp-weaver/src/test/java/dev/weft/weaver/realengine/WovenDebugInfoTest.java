@@ -30,8 +30,9 @@ import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
 
 /**
- * The debug information of woven code, read back from the class file: the save and restore code of a call
- * site is on the call's line (a debugger stepping over a call that pauses stays there), the woven form
+ * The debug information of woven code, read back from the class file: the save code of a call site is on the
+ * call's line (a debugger stepping over a call that pauses stays there), its restore code, which comes before the
+ * body, on the method's first line (a breakpoint on the call's line stops at the call), the woven form
  * keeps its local variable table, and it is not synthetic (coverage tools skip synthetic methods).
  */
 class WovenDebugInfoTest {
@@ -77,6 +78,16 @@ class WovenDebugInfoTest {
                 .findFirst().orElseThrow();
     }
 
+    /** The line of the method's first instruction (its prelude). */
+    private static int firstLine(MethodNode m, Map<AbstractInsnNode, Integer> lines) {
+        for (AbstractInsnNode i : m.instructions) {
+            if (i.getOpcode() >= 0) {
+                return lines.get(i);
+            }
+        }
+        throw new AssertionError("no instruction in " + m.name);
+    }
+
     /** The line each instruction is attributed to, as the JVM's line number table maps it. */
     private static Map<AbstractInsnNode, Integer> lines(MethodNode m) {
         Map<LabelNode, Integer> starts = new HashMap<>();
@@ -99,7 +110,7 @@ class WovenDebugInfoTest {
     }
 
     @Test
-    void theSaveAndRestoreCodeOfACallIsOnTheCallsLine() throws Exception {
+    void theSaveCodeOfACallIsOnTheCallsLineItsRestoreCodeOnTheMethodsFirst() throws Exception {
         MethodNode sum = wovenSum();
         Map<AbstractInsnNode, Integer> lines = lines(sum);
         int pauses = 0;
@@ -115,7 +126,10 @@ class WovenDebugInfoTest {
             }
             if (i.getOpcode() == Opcodes.GOTO && isCallSiteLabel(((JumpInsnNode) i).label)) {
                 MethodInsnNode call = callAfter(((JumpInsnNode) i).label);
-                assertEquals(lines.get(call), lines.get(i), "the restore block of the call at " + lines.get(call));
+                assertTrue(CALL_LINES.contains(lines.get(call)), "the call at " + lines.get(call));
+                assertEquals(firstLine(sum, lines), lines.get(i), "the restore block of the call at " + lines.get(call)
+                        + " is on the method's first line: resume code comes before the body, and a breakpoint on the"
+                        + " call's line must stop at the call");
                 resumes++;
             }
         }
