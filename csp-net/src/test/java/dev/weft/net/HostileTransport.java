@@ -23,7 +23,8 @@ public final class HostileTransport implements LinkListener, AutoCloseable {
     }
 
     @Override
-    public void received(Link link, Frame frame) {
+    public void received(Link link, byte type, long channel, long number, byte[] payload) {
+        Frame frame = new Frame(type, channel, number, payload);
         answered.complete(frame);
     }
 

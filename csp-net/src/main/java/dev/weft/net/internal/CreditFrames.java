@@ -32,38 +32,38 @@ final class CreditFrames {
         routes.on(Protocol.POISON_LANE, this::refused);
     }
 
-    private void acknowledged(Link link, Frame f) {
-        Lane lane = endpoints.lane(f.channel());
+    private void acknowledged(Link link, long laneId, long number, byte[] payload) {
+        Lane lane = endpoints.lane(laneId);
         if (lane != null) {
             lane.acknowledged();
         }
     }
 
-    private void withdrawn(Link link, Frame f) {
-        Lane lane = endpoints.lane(f.channel());
+    private void withdrawn(Link link, long laneId, long number, byte[] payload) {
+        Lane lane = endpoints.lane(laneId);
         if (lane != null) {
             lane.withdrawn();
         }
     }
 
-    private void opened(Link link, Frame f) {
-        Lane lane = endpoints.lane(f.channel());
-        if (lane != null && !lane.opened(f.number())) {
+    private void opened(Link link, long laneId, long number, byte[] payload) {
+        Lane lane = endpoints.lane(laneId);
+        if (lane != null && !lane.opened(number)) {
             link.refuse("an input on " + link.peer() + " said twice, or wrongly, that it is buffered");
         }
     }
 
-    private void credited(Link link, Frame f) {
-        Lane lane = endpoints.lane(f.channel());
-        if (lane != null && !lane.credited(f.number())) {
+    private void credited(Link link, long laneId, long number, byte[] payload) {
+        Lane lane = endpoints.lane(laneId);
+        if (lane != null && !lane.credited(number)) {
             link.refuse("an input on " + link.peer() + " gave more credit than its capacity");
         }
     }
 
-    private void refused(Link link, Frame f) {
-        Lane lane = endpoints.lane(f.channel());
+    private void refused(Link link, long laneId, long number, byte[] payload) {
+        Lane lane = endpoints.lane(laneId);
         if (lane != null) {
-            lane.owner().fail(laneRefusal(f.number(), lane.owner().location(), f.payload()));
+            lane.owner().fail(laneRefusal(number, lane.owner().location(), payload));
         }
     }
 

@@ -158,10 +158,10 @@ final class Endpoints implements LinkListener {
 
     // ---------------------------------------------------------------------- LinkListener, on event loops
 
-    /** Hands {@code f} to the handler of its type (see {@link FrameRoutes}). */
+    /** Hands a frame to the handler of its type (see {@link FrameRoutes}). */
     @Override
-    public void received(Link link, Frame f) {
-        routes.route(link, f);
+    public void received(Link link, byte type, long channel, long number, byte[] payload) {
+        routes.route(link, type, channel, number, payload);
     }
 
     @Override

@@ -8,12 +8,20 @@ import dev.weft.net.transport.Link;
  * filled once as the node is made, before its transport starts, and read without a lock by the event loop.
  * Each concern registers the types it handles ({@link InputFrames}, {@link CreditFrames}, {@link MoveFrames},
  * {@link ReplyFrames}, {@link NameService}), so a new frame type touches its constant and one handler. Routing
- * a frame is one array load and one call: nothing is allocated.
+ * a frame is one array load and one call: nothing is allocated (but the {@link Frame} of a rare frame's
+ * {@link #onFrame handler}).
  */
 final class FrameRoutes {
     /** What the channel layer does with frames of one type; runs on an event loop and must never block. */
     @FunctionalInterface
     interface Handler {
+        /** A frame of the handler's type, by its parts (see {@link Frame}). */
+        void received(Link link, long channel, long number, byte[] payload);
+    }
+
+    /** What the channel layer does with frames of one type, as a {@link Frame}: for the concerns whose frames are rare. */
+    @FunctionalInterface
+    interface FrameHandler {
         void received(Link link, Frame f);
     }
 
@@ -34,14 +42,21 @@ final class FrameRoutes {
         byType[type] = handler;
     }
 
-    /** Hands {@code f} to the handler of its type; a type that none handles breaks the protocol. */
-    void route(Link link, Frame f) {
-        byte type = f.type();
+    /**
+     * Sends frames of {@code type} to {@code handler} as a {@link Frame}, made for it: for rare frames (names,
+     * moves), whose handlers read better with one; the values' and answers' frames take {@link #on}.
+     */
+    void onFrame(byte type, FrameHandler handler) {
+        on(type, (link, channel, number, payload) -> handler.received(link, new Frame(type, channel, number, payload)));
+    }
+
+    /** Hands a frame, by its parts, to the handler of its type; a type that none handles breaks the protocol. */
+    void route(Link link, byte type, long channel, long number, byte[] payload) {
         Handler h = type >= 0 ? byType[type] : null;
         if (h == null) {
             link.refuse("unknown frame type " + type);
             return;
         }
-        h.received(link, f);
+        h.received(link, channel, number, payload);
     }
 }

@@ -22,39 +22,39 @@ final class InputFrames {
         routes.on(Protocol.CLOSE_INPUT, this::close);
     }
 
-    private void data(Link link, Frame f) {
-        arrive(endpoints, link, f, Protocol.VALUE);
+    private void data(Link link, long input, long lane, byte[] value) {
+        arrive(endpoints, link, input, lane, value, Protocol.VALUE);
     }
 
     /**
      * A value ({@link Protocol#VALUE}) or a moving input ({@link Protocol#MOVING_END}) straight from its writer to
-     * an input at its first home; a writer whose input is not here hears so.
+     * an input at its first home ({@code input}), from {@code lane}; a writer whose input is not here hears so.
      */
-    static void arrive(Endpoints endpoints, Link link, Frame f, byte kind) {
-        NetInput<?> in = endpoints.input(f.channel());
+    static void arrive(Endpoints endpoints, Link link, long input, long lane, byte[] body, byte kind) {
+        NetInput<?> in = endpoints.input(input);
         if (in == null) {
-            link.send(new Frame(Protocol.POISON_LANE, f.number(), Protocol.NO_SUCH_INPUT));
+            link.send(new Frame(Protocol.POISON_LANE, lane, Protocol.NO_SUCH_INPUT));
             return;
         }
-        in.arrivals.arrived(link, f.number(), 0, kind, f.payload(), link);
+        in.arrivals.arrived(link, lane, 0, kind, body, link);
     }
 
-    private void withdraw(Link link, Frame f) {
-        NetInput<?> in = endpoints.input(f.channel());
+    private void withdraw(Link link, long input, long lane, byte[] seq) {
+        NetInput<?> in = endpoints.input(input);
         if (in != null) {
-            in.arrivals.withdraw(link, f.number(), f.payload().length == Long.BYTES ? Lane.seqOf(f.payload()) : 0);
+            in.arrivals.withdraw(link, lane, seq.length == Long.BYTES ? Lane.seqOf(seq) : 0);
         }
     }
 
-    private void poison(Link link, Frame f) {
-        NetInput<?> in = endpoints.input(f.channel());
+    private void poison(Link link, long input, long unused, byte[] none) {
+        NetInput<?> in = endpoints.input(input);
         if (in != null) {
             in.poisonedBy(link);
         }
     }
 
-    private void close(Link link, Frame f) {
-        NetInput<?> in = endpoints.input(f.channel());
+    private void close(Link link, long input, long unused, byte[] none) {
+        NetInput<?> in = endpoints.input(input);
         if (in != null) {
             in.closedBy(link);
         }

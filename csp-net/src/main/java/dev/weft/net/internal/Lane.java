@@ -48,7 +48,7 @@ final class Lane {
     private long sent;
     private long answered;
     private Object reply; // a connection's reply, until its client takes it
-    private boolean spent;
+    private volatile boolean spent; // set once; read without the monitor as the lane is given back
     private boolean lastWithdrawn; // the last answer was a withdrawal, not a read
     private long settled; // values answered: read (ACK, OPENED, CREDIT) or withdrawn
     private long routeMoves; // the move count of the route of the last value sent
@@ -266,12 +266,12 @@ final class Lane {
         return null;
     }
 
-    private synchronized void spend() {
+    private void spend() {
         spent = true;
     }
 
     /** Whether a cancelled party left this lane waiting for an answer it will never use. */
-    synchronized boolean isSpent() {
+    boolean isSpent() {
         return spent;
     }
 

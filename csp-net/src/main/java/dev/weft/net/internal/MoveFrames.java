@@ -18,16 +18,16 @@ final class MoveFrames {
     }
 
     void routeOn(FrameRoutes routes) {
-        routes.on(Protocol.END, this::end);
-        routes.on(Protocol.DIRECT, this::parcel);
-        routes.on(Protocol.FORWARD, this::parcel);
-        routes.on(Protocol.REDIRECT, this::redirect);
-        routes.on(Protocol.HOME, this::homeIs);
+        routes.onFrame(Protocol.END, this::end);
+        routes.onFrame(Protocol.DIRECT, this::parcel);
+        routes.onFrame(Protocol.FORWARD, this::parcel);
+        routes.onFrame(Protocol.REDIRECT, this::redirect);
+        routes.onFrame(Protocol.HOME, this::homeIs);
     }
 
     /** As {@link Protocol#DATA}, a moving input's image. */
     private void end(Link link, Frame f) {
-        InputFrames.arrive(endpoints, link, f, Protocol.MOVING_END);
+        InputFrames.arrive(endpoints, link, f.channel(), f.number(), f.payload(), Protocol.MOVING_END);
     }
 
     /**

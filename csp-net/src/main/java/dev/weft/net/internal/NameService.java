@@ -251,15 +251,15 @@ final class NameService {
 
     /** Takes the NAME frames; one it cannot take (malformed, or a request to a node that serves no names) is refused. */
     void routeOn(FrameRoutes routes) {
-        FrameRoutes.Handler named = (link, f) -> {
+        FrameRoutes.FrameHandler named = (link, f) -> {
             if (!received(link, f)) {
                 link.refuse("unknown frame type " + f.type());
             }
         };
-        routes.on(Protocol.NAME_REGISTER, named);
-        routes.on(Protocol.NAME_RESOLVE, named);
-        routes.on(Protocol.NAME_FORGET, named);
-        routes.on(Protocol.NAME_ANSWER, named);
+        routes.onFrame(Protocol.NAME_REGISTER, named);
+        routes.onFrame(Protocol.NAME_RESOLVE, named);
+        routes.onFrame(Protocol.NAME_FORGET, named);
+        routes.onFrame(Protocol.NAME_ANSWER, named);
     }
 
     /** Handles a NAME frame; false if {@code f} is not one (or is malformed). */

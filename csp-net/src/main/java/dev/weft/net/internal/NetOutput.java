@@ -9,6 +9,8 @@ import dev.weft.net.NetChannelOutput;
 import dev.weft.net.NetSharedChannelOutput;
 import dev.weft.net.transport.Frame;
 import dev.weft.net.transport.Link;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -18,8 +20,23 @@ import java.util.Objects;
  * write. Each concurrent writer uses a {@link Lane} of its own (one, for a one-writer output), so a shared
  * output needs no turn-taking: the input answers each lane. A lane left waiting by a cancelled writer is
  * dropped, never reused, so a late answer cannot be mistaken for another write's.
+ *
+ * <p>One idle lane waits in {@link #spare}, taken and given back with a compare-and-set: a writer that writes
+ * alone (the common case) never takes this object's monitor once its lane is made. Further idle lanes, for
+ * writers that overlap, wait in {@link #idle}, under the monitor. Every lane made, idle or not, is in
+ * {@link #live} until it is spent.
  */
 final class NetOutput<T> implements NetChannelOutput<T>, NetSharedChannelOutput<T>, LinkUser {
+    private static final VarHandle SPARE;
+
+    static {
+        try {
+            SPARE = MethodHandles.lookup().findVarHandle(NetOutput.class, "spare", Lane.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private final Endpoints endpoints;
     private final NetChannelLocation target;
     private volatile RuntimeException failure;
@@ -27,6 +44,9 @@ final class NetOutput<T> implements NetChannelOutput<T>, NetSharedChannelOutput<
     private volatile Route route;
     /** Set by {@link #close()}: later writes through this end throw; writes already under way go on. */
     private volatile boolean closed;
+    /** An idle lane, or null: the one-writer fast path (see the class comment). */
+    @SuppressWarnings("unused") // by SPARE
+    private volatile Lane spare;
     // Under this object's monitor.
     private final List<Lane> idle = new ArrayList<>(1);
     private final List<Lane> live = new ArrayList<>(1);
@@ -219,6 +239,10 @@ final class NetOutput<T> implements NetChannelOutput<T>, NetSharedChannelOutput<
     }
 
     private Lane takeLane() {
+        Lane s = spare;
+        if (s != null && SPARE.compareAndSet(this, s, null)) {
+            return s;
+        }
         Lane fresh;
         synchronized (this) {
             if (!idle.isEmpty()) {
@@ -235,6 +259,9 @@ final class NetOutput<T> implements NetChannelOutput<T>, NetSharedChannelOutput<
 
     private void giveBack(Lane lane) {
         boolean spent = lane.isSpent();
+        if (!spent && spare == null && SPARE.compareAndSet(this, null, lane)) {
+            return;
+        }
         synchronized (this) {
             if (!spent) {
                 idle.add(lane);

@@ -21,14 +21,14 @@ final class ReplyFrames {
         routes.on(Protocol.REPLY, this::reply);
     }
 
-    private void reply(Link link, Frame f) {
-        Lane lane = endpoints.lane(f.channel());
+    private void reply(Link link, long laneId, long unused, byte[] payload) {
+        Lane lane = endpoints.lane(laneId);
         if (lane == null) {
             return; // its client was cancelled
         }
         Object value;
         try {
-            value = codec.decode(f.payload());
+            value = codec.decode(payload);
         } catch (RuntimeException e) {
             link.refuse("a reply that this node's codec refuses: " + e.getMessage());
             return;

@@ -89,6 +89,14 @@ final class Connection extends ChannelInboundHandlerAdapter {
         served.up(this, theirs, peerLink);
     }
 
+    /**
+     * A channel-layer frame, by its parts, from the {@link FrameDecoder}, which hands them here only while
+     * {@link #isUp()}: to the link.
+     */
+    void deliver(byte type, long channel, long number, byte[] payload) {
+        link.deliver(type, channel, number, payload);
+    }
+
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         if (closed) {

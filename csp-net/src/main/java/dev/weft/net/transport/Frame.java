@@ -18,7 +18,8 @@ public record Frame(byte type, long channel, long number, byte[] payload) {
     public static final int HEADER_BYTES = 17;
     /** The first type that belongs to the channel layer. */
     public static final byte FIRST_CHANNEL_TYPE = 16;
-    private static final byte[] NONE = new byte[0];
+    /** The payload of every frame without one (never written to). */
+    static final byte[] NONE = new byte[0];
 
     /** Checks the parts. */
     public Frame {

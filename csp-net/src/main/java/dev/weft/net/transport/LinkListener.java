@@ -5,8 +5,11 @@ package dev.weft.net.transport;
  * they must never block or run a fiber, only hand values over and wake parties.
  */
 public interface LinkListener {
-    /** A channel-layer frame came in on {@code link}. */
-    void received(Link link, Frame frame);
+    /**
+     * A channel-layer frame came in on {@code link}, given by its parts (see {@link Frame}): the transport reads
+     * them where they lie in the bytes received, with no frame object.
+     */
+    void received(Link link, byte type, long channel, long number, byte[] payload);
 
     /**
      * {@code link} is gone for good (or could not be made): called once per link, after which it

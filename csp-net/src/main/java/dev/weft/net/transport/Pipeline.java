@@ -41,7 +41,7 @@ final class Pipeline extends ChannelInitializer<Channel> {
                     : tls.newHandler(ch.alloc(), dialled.dialledPeer().host(), dialled.dialledPeer().port()));
         }
         Connection connection = dialled == null ? new Connection(links, null) : dialled;
-        p.addLast(new FrameDecoder(c.maxFrameBytes()),
+        p.addLast(new FrameDecoder(c.maxFrameBytes(), connection),
                 new FrameEncoder(),
                 Backpressure.INSTANCE,
                 new Handshake(links, connection),

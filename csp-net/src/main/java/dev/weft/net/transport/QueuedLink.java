@@ -2,8 +2,8 @@ package dev.weft.net.transport;
 
 import dev.weft.net.NodeAddress;
 import io.netty.channel.EventLoop;
+import io.netty.util.internal.PlatformDependent;
 import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -11,6 +11,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * What every link shares: any thread queues frames without a lock, and at most one drain at a time, on the
  * node's event loop, takes everything queued so far (a network link writes it all and flushes once); and the
  * link is lost once, after which it sends and delivers nothing.
+ *
+ * <p>The queue has many producers and one consumer: only tasks on the event loop take from it (the drain, and
+ * the discarding of what a lost link still holds), one at a time, each loop driver's work ordered before the
+ * next one's. So a frame costs a slot in an array, not a node and a compare-and-set loop.
  */
 abstract class QueuedLink implements Link {
     private static final System.Logger LOG = System.getLogger(Transport.class.getName());
@@ -21,10 +25,13 @@ abstract class QueuedLink implements Link {
     private volatile int maxFrameBytes;
     /** Whose limit {@link #maxFrameBytes} is, for messages. */
     private volatile String whoseLimit = "this node's";
-    private final Queue<Frame> queue = new ConcurrentLinkedQueue<>();
+    /** Frames waiting for a drain: many producers, one consumer (on the loop only, see the class comment). */
+    private final Queue<Frame> queue = PlatformDependent.newMpscQueue();
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
     /** The drain, as a task made once (a method reference per scheduled drain would be an object per drain). */
     private final Runnable drainTask = this::drain;
+    /** Drops what a lost link still holds queued (made once, as the drain). */
+    private final Runnable discardTask = this::discard;
     private final AtomicBoolean lost = new AtomicBoolean();
     private volatile boolean orderly; // set once lost, before the listener hears of it
     private volatile String whyLost; // set once lost, before the listener hears of it
@@ -76,7 +83,7 @@ abstract class QueuedLink implements Link {
         }
         queue.add(frame);
         if (lost.get()) {
-            queue.clear(); // lost while we queued: the loss may have emptied the queue before our frame went in
+            discardOnLoop(); // lost while we queued: the loss may have emptied the queue before our frame went in
             return;
         }
         scheduleDrain();
@@ -116,13 +123,37 @@ abstract class QueuedLink implements Link {
         }
     }
 
+    /** Drops what is queued, on the loop (the queue's one consumer); a loop gone takes the queue with it. */
+    private void discardOnLoop() {
+        try {
+            loop.execute(discardTask);
+        } catch (RejectedExecutionException e) {
+            // The node is closed: nothing drains the queue again, which goes with the link.
+        }
+    }
+
+    /** Drops what is queued (on the loop). */
+    private void discard() {
+        while (queue.poll() != null) {
+            // dropped: the link is lost
+        }
+    }
+
     /** Hands a frame from the peer to the listener, unless the link is lost (on the loop). */
     final void deliver(Frame frame) {
+        deliver(frame.type(), frame.channel(), frame.number(), frame.payload());
+    }
+
+    /**
+     * Hands a frame from the peer, given by its parts (see {@link Frame}), to the listener unless the link is lost
+     * (on the loop): the decoder reads them where they lie, with no frame object.
+     */
+    final void deliver(byte type, long channel, long number, byte[] payload) {
         if (lost.get()) {
             return;
         }
         try {
-            listener.received(this, frame);
+            listener.received(this, type, channel, number, payload);
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "the listener failed on a frame from " + peer, e);
             refuse("the channel layer failed on a frame: " + e);
@@ -145,8 +176,8 @@ abstract class QueuedLink implements Link {
         }
         this.orderly = orderly;
         this.whyLost = why;
-        queue.clear();
         Runnable end = () -> {
+            discard(); // here, the queue's consumer; no drain writes once lost
             release(toPeer);
             try {
                 listener.lost(this, why);

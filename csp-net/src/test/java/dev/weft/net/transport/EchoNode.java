@@ -9,7 +9,8 @@ public final class EchoNode {
     public static void main(String[] args) throws Exception {
         LinkListener echo = new LinkListener() {
             @Override
-            public void received(Link link, Frame frame) {
+            public void received(Link link, byte type, long channel, long number, byte[] payload) {
+                Frame frame = new Frame(type, channel, number, payload);
                 link.send(frame);
             }
 

@@ -38,7 +38,8 @@ final class Recorder implements LinkListener {
     }
 
     @Override
-    public void received(Link link, Frame frame) {
+    public void received(Link link, byte type, long channel, long number, byte[] payload) {
+        Frame frame = new Frame(type, channel, number, payload);
         checkThread("received");
         if (lostCounts.containsKey(link)) {
             afterLoss.compareAndSet(null, "a frame of type " + frame.type() + " came in on " + link + " after it was lost");

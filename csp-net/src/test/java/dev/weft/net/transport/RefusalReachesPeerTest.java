@@ -60,7 +60,8 @@ class RefusalReachesPeerTest {
         }
 
         @Override
-        public void received(Link link, Frame frame) {
+        public void received(Link link, byte type, long channel, long number, byte[] payload) {
+            Frame frame = new Frame(type, channel, number, payload);
             delivered.incrementAndGet();
             long n = perLink.computeIfAbsent(link, k -> new AtomicLong()).incrementAndGet();
             if (refuse && n == REFUSE_AT) {
@@ -81,7 +82,8 @@ class RefusalReachesPeerTest {
         final Map<Link, CompletableFuture<String>> whys = new ConcurrentHashMap<>();
 
         @Override
-        public void received(Link link, Frame frame) {
+        public void received(Link link, byte type, long channel, long number, byte[] payload) {
+            Frame frame = new Frame(type, channel, number, payload);
         }
 
         @Override
