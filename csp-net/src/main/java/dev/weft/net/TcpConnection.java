@@ -56,7 +56,7 @@ public final class TcpConnection implements AutoCloseable {
     private final TcpServer server; // that accepted it, or null if dialled
     private volatile InetSocketAddress local; // known once connected
     private volatile InetSocketAddress remote;
-    private final Events events = new Events(); // also the lock of the fields below
+    private final Events events = new Events(); // also the lock of the fields below (their changes)
     private final Readiness readable = new Readiness(this::readableNow, this);
     private final Readiness writable = new Readiness(this::writableNow, this);
     private final Runnable askForBytes = this::askForBytes;
@@ -65,15 +65,22 @@ public final class TcpConnection implements AutoCloseable {
      * Whether the socket is asked for bytes: from a reader's first wait until a read finds the reader behind
      * (bytes of an earlier read still untaken). In between it stays asked from one read to the next, so that a
      * reader that keeps up costs the socket no change of interest (an epoll_ctl each way) and its carrier no
-     * task per read.
+     * task per read. Volatile: a reader that finds it set waits without taking the lock (see {@link #readableNow}).
      */
-    private boolean readRequested;
+    private volatile boolean readRequested;
     /** Set by a read that found bytes of an earlier one still untaken: the socket is not asked again. */
     private boolean readerBehind;
     private boolean ended; // the peer sent the end of the stream, or the connection is gone
-    private boolean outputShut;
-    private boolean closed;
-    private IOException failure;
+    // Volatile, and changed under the lock: a write, and a reader's look whether to wait, read them without it.
+    private volatile boolean outputShut;
+    private volatile boolean closed;
+    private volatile IOException failure;
+    /**
+     * Whether a read would not wait: {@code closed || failure != null || ended || !received.isEmpty()}, set again
+     * under the lock after each of those changes ({@link #readChanged}). A reader reads it without the lock, so
+     * that a reader that keeps up takes the lock once a request, to take the bytes.
+     */
+    private volatile boolean readReady;
     /** Null until an accepted connection is first used (see {@link #loop()}); never changes once set. */
     private volatile EventLoop loop;
 
@@ -110,6 +117,7 @@ public final class TcpConnection implements AutoCloseable {
                             failure = new IOException("the connection " + this + " cannot be served: " + f.cause(),
                                     f.cause());
                             ended = true;
+                            readChanged();
                         }
                         readable.signal();
                         writable.signal();
@@ -193,35 +201,43 @@ public final class TcpConnection implements AutoCloseable {
     @Pausable
     public int read(ByteBuffer dst) throws IOException {
         for (;;) {
-            synchronized (events) {
-                if (closed) {
-                    throw new ClosedChannelException();
-                }
-                if (!dst.hasRemaining()) {
-                    return 0;
-                }
-                if (!received.isEmpty()) {
-                    return take(dst);
-                }
-                if (failure != null) {
-                    throw new IOException(failure.getMessage(), failure);
-                }
-                if (ended) {
-                    return -1;
-                }
+            if (readReady || !dst.hasRemaining()) { // else it would wait: no lock for that
+                synchronized (events) {
+                    if (closed) {
+                        throw new ClosedChannelException();
+                    }
+                    if (!dst.hasRemaining()) {
+                        return 0;
+                    }
+                    if (!received.isEmpty()) {
+                        return take(dst);
+                    }
+                    if (failure != null) {
+                        throw new IOException(failure.getMessage(), failure);
+                    }
+                    if (ended) {
+                        return -1;
+                    }
+                } // another reader took the bytes first
             }
             readable.await();
         }
     }
 
+    /** Sets {@link #readReady} again after a change of what it sums up; under the lock. */
+    private void readChanged() {
+        readReady = closed || failure != null || ended || !received.isEmpty();
+    }
+
     /**
-     * Moves {@code n} bytes from {@code from} to {@code to}. Through a heap buffer's array where it has one:
-     * Netty's copy between its buffers and a {@code ByteBuffer} makes a view of its own buffer, an object a read.
+     * Moves {@code n} bytes from {@code from} to {@code to}, through the view of its memory that the buffer keeps
+     * (the socket's read made it): Netty's own copies out of a pooled direct buffer make a view of the memory
+     * below for each copy when it cannot use {@code Unsafe} (as on JDK 25), an object a read.
      */
     private static void copy(ByteBuf from, ByteBuffer to, int n) {
-        if (to.hasArray()) {
-            from.readBytes(to.array(), to.arrayOffset() + to.position(), n);
-            to.position(to.position() + n);
+        if (from.nioBufferCount() == 1) {
+            to.put(from.internalNioBuffer(from.readerIndex(), n));
+            from.skipBytes(n);
         } else {
             int limit = to.limit();
             to.limit(to.position() + n);
@@ -230,7 +246,10 @@ public final class TcpConnection implements AutoCloseable {
         }
     }
 
-    /** Moves {@code n} bytes from {@code from} to {@code to}, as the other {@code copy} (an object a write saved). */
+    /**
+     * Moves {@code n} bytes from {@code from} to {@code to}: through a heap buffer's array where it has one (Netty's
+     * copy from a {@code ByteBuffer} made a view of it, an object a write).
+     */
     private static void copy(ByteBuffer from, ByteBuf to, int n) {
         if (from.hasArray()) {
             to.writeBytes(from.array(), from.arrayOffset() + from.position(), n);
@@ -255,13 +274,22 @@ public final class TcpConnection implements AutoCloseable {
                 received.poll().release();
             }
         }
+        readChanged();
         return total;
     }
 
     /** Whether a read would not wait; if it would, asks the socket for bytes (once until they come). */
     private boolean readableNow() {
+        if (readReady) {
+            return true;
+        }
+        // Asked already: what it brings (bytes, the end, an error) comes with a signal after readReady is set.
+        // It stops being asked only with bytes untaken or at the end, when readReady holds until a read.
+        if (readRequested) {
+            return false;
+        }
         synchronized (events) {
-            if (closed || !received.isEmpty() || failure != null || ended) {
+            if (readReady) {
                 return true;
             }
             if (readRequested || !channel.isActive()) { // closing: its last events are on their way
@@ -299,13 +327,12 @@ public final class TcpConnection implements AutoCloseable {
     @Pausable
     public void write(ByteBuffer src) throws IOException {
         for (;;) {
-            synchronized (events) {
-                if (closed || outputShut) {
-                    throw new ClosedChannelException();
-                }
-                if (failure != null) {
-                    throw new IOException(failure.getMessage(), failure);
-                }
+            if (closed || outputShut) {
+                throw new ClosedChannelException();
+            }
+            IOException failed = failure;
+            if (failed != null) {
+                throw new IOException(failed.getMessage(), failed);
             }
             if (!channel.isActive()) {
                 throw new IOException("the connection " + this + " is gone");
@@ -337,12 +364,7 @@ public final class TcpConnection implements AutoCloseable {
     }
 
     private boolean writableNow() {
-        synchronized (events) {
-            if (closed || outputShut || failure != null) {
-                return true;
-            }
-        }
-        return channel.isWritable() || !channel.isActive();
+        return closed || outputShut || failure != null || channel.isWritable() || !channel.isActive();
     }
 
     /** A guard, ready when {@link #read} would not pause: bytes, the end of the stream, an error, or closed. */
@@ -396,6 +418,7 @@ public final class TcpConnection implements AutoCloseable {
             while ((b = received.poll()) != null) {
                 b.release();
             }
+            readChanged();
         }
         readable.signal();
         writable.signal();
@@ -453,6 +476,7 @@ public final class TcpConnection implements AutoCloseable {
                 if (!closed && bytes.isReadable()) {
                     readerBehind |= !received.isEmpty();
                     received.add(bytes);
+                    readReady = true;
                     return;
                 }
             }
@@ -485,6 +509,7 @@ public final class TcpConnection implements AutoCloseable {
             if (evt == ChannelInputShutdownEvent.INSTANCE) {
                 synchronized (this) {
                     ended = true;
+                    readChanged();
                 }
                 readable.signal();
             }
@@ -500,6 +525,7 @@ public final class TcpConnection implements AutoCloseable {
         public void channelInactive(ChannelHandlerContext ctx) {
             synchronized (this) {
                 ended = true;
+                readChanged();
             }
             readable.signal();
             writable.signal();
@@ -511,6 +537,7 @@ public final class TcpConnection implements AutoCloseable {
                 // An error on a socket that is closing (a read asked for as it closed) is no news to its reader.
                 if (failure == null && !closed && ctx.channel().isActive()) {
                     failure = cause instanceof IOException ? (IOException) cause : new IOException(cause);
+                    readChanged();
                 }
             }
             ctx.close();
