@@ -6,14 +6,17 @@
 # (utime/stime of /proc/PID/stat) and of Weft's carrier threads alone (which leaves out the JIT compilers and the
 # collector), system calls per request by kind (perf's syscall tracepoints), context switches per request.
 #
-# Usage, from anywhere:  bench/cpu-per-request.sh   (DURATION=6 CONNS="1000 10000" SERVERS="weft-1 weft-2 go-1
-#                                                    go-2" by default, "virtual" and "netty" on request;
-#                                                    10,000 connections run 2 x DURATION)
+# Usage, from anywhere:  bench/cpu-per-request.sh   (DURATION=6 WARMUP=10 CONNS="1000 10000" SERVERS="weft-1
+#                                                    weft-2 go-1 go-2" by default, "virtual" and "netty" on
+#                                                    request; 10,000 connections run 2 x DURATION)
+# Each server is loaded WARMUP seconds at 100 connections first (the JIT's C2 code, as in bench/servers.sh), then
+# 4 s at each concurrency before it is measured there.
 # Needs wrk, go, perf (with tracepoints: run as root or lower kernel.perf_event_paranoid), bc, a JDK 21+.
 # SKIP_BUILD=1 uses the benchmarks.jar already built; JAR= another one (an A/B of two builds).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DURATION=${DURATION:-6}
+WARMUP=${WARMUP:-10}
 CONNS=${CONNS:-"1000 10000"}
 SERVERS=${SERVERS:-"weft-1 weft-2 go-1 go-2"}
 JAR=${JAR:-bench/target/benchmarks.jar}
@@ -53,7 +56,7 @@ for n in $SERVERS; do
   for _ in $(seq 600); do grep -q '^READY' "$log" && break; sleep 0.1; done
   port=$(awk '/^READY/ {print $2}' "$log")
   [[ -n "$port" ]] || { echo "$n did not start:" >&2; cat "$log" >&2; exit 1; }
-  wrk -t2 -c100 -d5s "http://127.0.0.1:$port/" > /dev/null   # the JIT warmed up
+  wrk -t2 -c100 -d"$WARMUP"s "http://127.0.0.1:$port/" > /dev/null   # the JIT warmed up
   for c in $CONNS; do
     d=$(( c >= 10000 ? 2 * DURATION : DURATION ))
     wrk -t2 -c"$c" -d4s --timeout 10s "http://127.0.0.1:$port/" > /dev/null   # warmed up at this concurrency

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Interleaved A/B of two builds of the 2-carrier Weft load server against Go's (GOMAXPROCS=2) under wrk, started
 # as bench/servers.sh starts them, in rounds of rotating order (a burst of load elsewhere hits all three alike).
-# Usage: bench/server-ab.sh BASE_JAR NEW_JAR GOLOAD [ROUNDS] [DURATION] [CONNS]
+# Usage: bench/server-ab.sh BASE_JAR NEW_JAR GOLOAD [ROUNDS] [DURATION] [CONNS]   (WARMUP=10 s by default)
 #   BASE_JAR, NEW_JAR: bench/target/benchmarks.jar of each build; GOLOAD: Go's load server
 #   (cd bench/go && go build -o ../target/goloadserver ./loadserver). Prints req/s, p50, p90, p99 per round.
+#   Each server is first loaded for WARMUP seconds at 100 connections (its JIT warmed up), as bench/servers.sh does.
 set -euo pipefail
-base=$1 new=$2 goload=$3 ROUNDS=${4:-3} DURATION=${5:-8} CONNS=${6:-"1000 100"}
+base=$1 new=$2 goload=$3 ROUNDS=${4:-3} DURATION=${5:-8} CONNS=${6:-"1000 100"} WARMUP=${WARMUP:-10}
 ulimit -n "$(ulimit -Hn)"
 source "$(dirname "$0")/newest-jdk.sh"
 work=$(mktemp -d)
@@ -21,7 +22,7 @@ load() { # name connections seconds: "req/s p50 p99" (ms)
     /^ +50%/ { p50 = ms($2) } /^ +90%/ { p90 = ms($2) } /^ +99%/ { p99 = ms($2) } /^Requests\/sec:/ { rps = $2 }
     END { printf "%s %s %s %s\n", rps, p50, p90, p99 }'
 }
-for n in "${names[@]}"; do start "$n"; load "$n" 100 5 > /dev/null; done
+for n in "${names[@]}"; do start "$n"; load "$n" 100 "$WARMUP" > /dev/null; done
 echo "round conns server req/s p50ms p90ms p99ms loadavg(1m)"
 for ((r = 1; r <= ROUNDS; r++)); do
   for c in $CONNS; do

@@ -8,6 +8,7 @@ import dev.weft.net.internal.sockets.Sneaky;
 import dev.weft.net.internal.sockets.SocketLoops;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -56,7 +57,7 @@ public final class TcpConnection implements AutoCloseable {
     private final TcpServer server; // that accepted it, or null if dialled
     private volatile InetSocketAddress local; // known once connected
     private volatile InetSocketAddress remote;
-    private final Events events = new Events(); // also the lock of the fields below
+    private final Events events = new Events(); // also the lock of the fields below (their changes)
     private final Readiness readable = new Readiness(this::readableNow, this);
     private final Readiness writable = new Readiness(this::writableNow, this);
     private final Runnable askForBytes = this::askForBytes;
@@ -65,15 +66,22 @@ public final class TcpConnection implements AutoCloseable {
      * Whether the socket is asked for bytes: from a reader's first wait until a read finds the reader behind
      * (bytes of an earlier read still untaken). In between it stays asked from one read to the next, so that a
      * reader that keeps up costs the socket no change of interest (an epoll_ctl each way) and its carrier no
-     * task per read.
+     * task per read. Volatile: a reader that finds it set waits without taking the lock (see {@link #readableNow}).
      */
-    private boolean readRequested;
+    private volatile boolean readRequested;
     /** Set by a read that found bytes of an earlier one still untaken: the socket is not asked again. */
     private boolean readerBehind;
     private boolean ended; // the peer sent the end of the stream, or the connection is gone
-    private boolean outputShut;
-    private boolean closed;
-    private IOException failure;
+    // Volatile, and changed under the lock: a write, and a reader's look whether to wait, read them without it.
+    private volatile boolean outputShut;
+    private volatile boolean closed;
+    private volatile IOException failure;
+    /**
+     * Whether a read would not wait: {@code closed || failure != null || ended || !received.isEmpty()}, set again
+     * under the lock after each of those changes ({@link #readChanged}). A reader reads it without the lock, so
+     * that a reader that keeps up takes the lock once a request, to take the bytes.
+     */
+    private volatile boolean readReady;
     /** Null until an accepted connection is first used (see {@link #loop()}); never changes once set. */
     private volatile EventLoop loop;
 
@@ -110,6 +118,7 @@ public final class TcpConnection implements AutoCloseable {
                             failure = new IOException("the connection " + this + " cannot be served: " + f.cause(),
                                     f.cause());
                             ended = true;
+                            readChanged();
                         }
                         readable.signal();
                         writable.signal();
@@ -127,8 +136,14 @@ public final class TcpConnection implements AutoCloseable {
         remote = (InetSocketAddress) channel.remoteAddress();
     }
 
-    /** The options of every connection's socket, dialled or accepted. */
+    /**
+     * The options of every connection's socket, dialled or accepted. Its buffers (each read's, each write's) come
+     * from Netty's pooled allocator: a pooled buffer keeps its view of the memory below from one use to the next,
+     * where the adaptive allocator, Netty 4.2's default, makes that view anew for each buffer written into (two
+     * objects, about 64 bytes, a request of a small server).
+     */
     static void configure(Channel ch) {
+        ch.config().setAllocator(PooledByteBufAllocator.DEFAULT);
         ch.config().setAutoRead(false);
         ch.config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, true); // the peer's end of stream leaves us writing
         ch.config().setOption(ChannelOption.TCP_NODELAY, true); // requests and replies, not bulk transfer
@@ -193,25 +208,32 @@ public final class TcpConnection implements AutoCloseable {
     @Pausable
     public int read(ByteBuffer dst) throws IOException {
         for (;;) {
-            synchronized (events) {
-                if (closed) {
-                    throw new ClosedChannelException();
-                }
-                if (!dst.hasRemaining()) {
-                    return 0;
-                }
-                if (!received.isEmpty()) {
-                    return take(dst);
-                }
-                if (failure != null) {
-                    throw new IOException(failure.getMessage(), failure);
-                }
-                if (ended) {
-                    return -1;
-                }
+            if (readReady || !dst.hasRemaining()) { // else it would wait: no lock for that
+                synchronized (events) {
+                    if (closed) {
+                        throw new ClosedChannelException();
+                    }
+                    if (!dst.hasRemaining()) {
+                        return 0;
+                    }
+                    if (!received.isEmpty()) {
+                        return take(dst);
+                    }
+                    if (failure != null) {
+                        throw new IOException(failure.getMessage(), failure);
+                    }
+                    if (ended) {
+                        return -1;
+                    }
+                } // another reader took the bytes first
             }
             readable.await();
         }
+    }
+
+    /** Sets {@link #readReady} again after a change of what it sums up; under the lock. */
+    private void readChanged() {
+        readReady = closed || failure != null || ended || !received.isEmpty();
     }
 
     /**
@@ -255,13 +277,22 @@ public final class TcpConnection implements AutoCloseable {
                 received.poll().release();
             }
         }
+        readChanged();
         return total;
     }
 
     /** Whether a read would not wait; if it would, asks the socket for bytes (once until they come). */
     private boolean readableNow() {
+        if (readReady) {
+            return true;
+        }
+        // Asked already: what it brings (bytes, the end, an error) comes with a signal after readReady is set.
+        // It stops being asked only with bytes untaken or at the end, when readReady holds until a read.
+        if (readRequested) {
+            return false;
+        }
         synchronized (events) {
-            if (closed || !received.isEmpty() || failure != null || ended) {
+            if (readReady) {
                 return true;
             }
             if (readRequested || !channel.isActive()) { // closing: its last events are on their way
@@ -299,13 +330,12 @@ public final class TcpConnection implements AutoCloseable {
     @Pausable
     public void write(ByteBuffer src) throws IOException {
         for (;;) {
-            synchronized (events) {
-                if (closed || outputShut) {
-                    throw new ClosedChannelException();
-                }
-                if (failure != null) {
-                    throw new IOException(failure.getMessage(), failure);
-                }
+            if (closed || outputShut) {
+                throw new ClosedChannelException();
+            }
+            IOException failed = failure;
+            if (failed != null) {
+                throw new IOException(failed.getMessage(), failed);
             }
             if (!channel.isActive()) {
                 throw new IOException("the connection " + this + " is gone");
@@ -337,12 +367,7 @@ public final class TcpConnection implements AutoCloseable {
     }
 
     private boolean writableNow() {
-        synchronized (events) {
-            if (closed || outputShut || failure != null) {
-                return true;
-            }
-        }
-        return channel.isWritable() || !channel.isActive();
+        return closed || outputShut || failure != null || channel.isWritable() || !channel.isActive();
     }
 
     /** A guard, ready when {@link #read} would not pause: bytes, the end of the stream, an error, or closed. */
@@ -396,6 +421,7 @@ public final class TcpConnection implements AutoCloseable {
             while ((b = received.poll()) != null) {
                 b.release();
             }
+            readChanged();
         }
         readable.signal();
         writable.signal();
@@ -453,6 +479,7 @@ public final class TcpConnection implements AutoCloseable {
                 if (!closed && bytes.isReadable()) {
                     readerBehind |= !received.isEmpty();
                     received.add(bytes);
+                    readReady = true;
                     return;
                 }
             }
@@ -485,6 +512,7 @@ public final class TcpConnection implements AutoCloseable {
             if (evt == ChannelInputShutdownEvent.INSTANCE) {
                 synchronized (this) {
                     ended = true;
+                    readChanged();
                 }
                 readable.signal();
             }
@@ -500,6 +528,7 @@ public final class TcpConnection implements AutoCloseable {
         public void channelInactive(ChannelHandlerContext ctx) {
             synchronized (this) {
                 ended = true;
+                readChanged();
             }
             readable.signal();
             writable.signal();
@@ -511,6 +540,7 @@ public final class TcpConnection implements AutoCloseable {
                 // An error on a socket that is closing (a read asked for as it closed) is no news to its reader.
                 if (failure == null && !closed && ctx.channel().isActive()) {
                     failure = cause instanceof IOException ? (IOException) cause : new IOException(cause);
+                    readChanged();
                 }
             }
             ctx.close();
