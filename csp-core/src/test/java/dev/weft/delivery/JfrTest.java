@@ -81,6 +81,26 @@ class JfrTest {
         assertTrue(events.getOrDefault("dev.weft.FiberEnd", 0L) >= SpawnsOnCue.FIBERS, events.toString());
     }
 
+    /**
+     * While no recorder is up, Weft's event classes stay unloaded: on JDK 17 the first one to load sets the
+     * recorder's machinery going (some 200 classes, and the JDK's bytecode library for the JIT to compile), half a
+     * second of a short program's start.
+     */
+    @Test
+    void aProgramThatRecordsNothingLoadsNoEventClass() throws Exception {
+        ChildJvm.Result r = ChildJvm.run(dir, Duration.ofSeconds(60),
+                List.of("-Xlog:class+load", "-cp", classPath(), SpawnsOnCue.class.getName(), "now"));
+        assertEquals(0, r.exitCode(), r.toString());
+        List<String> loaded = r.lines();
+        assertTrue(loaded.stream().anyMatch(l -> l.contains(" dev.weft.csp.runtime.RuntimeEvents ")),
+                "the runtime's events front was used");
+        List<String> events = loaded.stream()
+                .filter(l -> l.contains("dev.weft.csp.runtime.RuntimeEvents$Fiber")
+                        || l.contains(" jdk.jfr.internal.MetadataRepository "))
+                .collect(Collectors.toList());
+        assertEquals(List.of(), events, "event classes (or the recorder's registry of them) loaded with no recorder up");
+    }
+
     private void jcmd(long pid, List<String> args) throws Exception {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString());

@@ -12,7 +12,7 @@ import java.util.List;
 /**
  * A program for JfrTest, run in a child JVM: spawns and joins 100 fibers, at once ({@code now}) or each time a
  * line comes on standard input, saying "ready" before it waits and "done" after each round; ends at the end of
- * its input.
+ * its input. Waiting for input, it has run one round already: its runtime ran before any recorder was up.
  */
 public final class SpawnsOnCue {
     static final int FIBERS = 100;
@@ -26,6 +26,7 @@ public final class SpawnsOnCue {
             return;
         }
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        round();
         System.out.println("ready");
         System.out.flush();
         while (in.readLine() != null) {

@@ -3,6 +3,8 @@ package dev.weft.csp.runtime;
 import jdk.jfr.Category;
 import jdk.jfr.Description;
 import jdk.jfr.Event;
+import jdk.jfr.FlightRecorder;
+import jdk.jfr.FlightRecorderListener;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
 import jdk.jfr.StackTrace;
@@ -15,25 +17,49 @@ import jdk.jfr.StackTrace;
  * ({@code jcmd PID JFR.start settings=profile +dev.weft.FiberSpawn#enabled=true}; JfrTest runs it). While nothing records
  * them an event costs a test of a flag: no event object is made. A runtime without the
  * {@code jdk.jfr} module gets no events and pays nothing.
+ *
+ * <p>The event classes load only once the JDK's flight recorder is up (a recording started at launch, or later by
+ * {@code jcmd}): on JDK 17 the first event class to load starts the recorder's machinery (some 200 classes,
+ * reflection proxies, and the JDK's bytecode library, which the JIT then compiles), and a short program paid half a
+ * second for it at its first fiber while nothing recorded.
  */
 public final class RuntimeEvents {
-    private static final boolean JFR = ModuleLayer.boot().findModule("jdk.jfr").isPresent();
+    /** Set once the flight recorder is up (by its listener, on the thread that started it): see the class comment. */
+    private static volatile boolean recorderUp;
     /** Set once a park has been recorded: only then does a resume look for one to end. */
     private static volatile boolean parksRecorded;
+
+    static {
+        if (ModuleLayer.boot().findModule("jdk.jfr").isPresent()) {
+            RecorderWatch.start();
+        }
+    }
 
     private RuntimeEvents() {
     }
 
+    /** Tells {@link #recorderUp} when the recorder is up; at once if it already is. Loaded only with jdk.jfr. */
+    private static final class RecorderWatch implements FlightRecorderListener {
+        static void start() {
+            FlightRecorder.addListener(new RecorderWatch());
+        }
+
+        @Override
+        public void recorderInitialized(FlightRecorder recorder) {
+            recorderUp = true;
+        }
+    }
+
     /** A fiber was started. */
     public static void fiberSpawned(Object fiber, String scheduler) {
-        if (JFR) {
+        if (recorderUp) {
             Events.spawned(fiber, scheduler);
         }
     }
 
     /** A fiber ended; {@code failure} is what it threw, or null. */
     public static void fiberEnded(Object fiber, Throwable failure) {
-        if (JFR) {
+        if (recorderUp) {
             Events.ended(fiber, failure);
         }
     }
@@ -43,7 +69,7 @@ public final class RuntimeEvents {
      * recorded, the event begins here and ends when the fiber resumes ({@link #fiberResumed}).
      */
     public static void fiberParking(Object fiber, Object blocker) {
-        if (JFR) {
+        if (recorderUp) {
             Events.parking(fiber, blocker);
         }
     }
@@ -67,19 +93,19 @@ public final class RuntimeEvents {
 
     /** A deadlock was reported. */
     public static void deadlock(String report) {
-        if (JFR) {
+        if (recorderUp) {
             Events.deadlock(report);
         }
     }
 
     static void stolen(String thief, int fibers) {
-        if (JFR) {
+        if (recorderUp) {
             Events.stolen(thief, fibers);
         }
     }
 
     static void stuckCarrier(String fiber, String carrier, long millis) {
-        if (JFR) {
+        if (recorderUp) {
             Events.stuck(fiber, carrier, millis);
         }
     }
