@@ -83,14 +83,21 @@ public final class Launcher {
     }
 
     /**
-     * The JVMs this machine runs for a launch: {@code java [this JVM's AOT cache] [classData] [jvmArgs] -cp <this class
-     * path> WorkerMain ...}, where {@code classData} are a {@link ClassDataArchive}'s options.
+     * The JVMs this machine runs for a launch: {@code java [this JVM's AOT cache] [classData] [Netty's flight-recorder
+     * events off, unless jvmArgs start a recording] [jvmArgs] -cp <this class path> WorkerMain ...}, where
+     * {@code classData} are a {@link ClassDataArchive}'s options.
      */
     List<String> workerCommand(String launcher, String programClass, List<String> classData) {
         List<String> cmd = new ArrayList<>();
         cmd.add(System.getProperty("java.home") + File.separator + "bin" + File.separator + "java");
         cmd.addAll(AotCacheFlags.ofThisJvm());
         cmd.addAll(classData); // before the user's options, so that a -Xlog of theirs wins over its quiet logging
+        if (config.jvmArgs.stream().noneMatch(a -> a.startsWith("-XX:StartFlightRecording"))) {
+            // Netty's buffers announce flight-recorder events: the first one's class sets the recorder's machinery
+            // going (some 200 classes, half a second of a worker's start) in a JVM that records nothing. Before
+            // the user's options: a -Dio.netty.jfr.enabled=true of theirs wins.
+            cmd.add("-Dio.netty.jfr.enabled=false");
+        }
         cmd.addAll(config.jvmArgs);
         cmd.add("-Dweft.heartbeat=" + config.heartbeatInterval.toMillis() + "," + config.heartbeatTimeout.toMillis());
         cmd.add("-Dweft.joinWait=" + config.joinTimeout.toMillis()); // then this launcher has given up on it
