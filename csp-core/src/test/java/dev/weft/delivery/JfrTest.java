@@ -83,8 +83,7 @@ class JfrTest {
 
     /**
      * While no recorder is up, Weft's event classes stay unloaded: on JDK 17 the first one to load sets the
-     * recorder's machinery going (some 200 classes, and the JDK's bytecode library for the JIT to compile), half a
-     * second of a short program's start.
+     * recorder's machinery going (some 200 classes, a third of a second of a short program's processor time).
      */
     @Test
     void aProgramThatRecordsNothingLoadsNoEventClass() throws Exception {

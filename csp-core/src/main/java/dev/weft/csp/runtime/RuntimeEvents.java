@@ -20,8 +20,8 @@ import jdk.jfr.StackTrace;
  *
  * <p>The event classes load only once the JDK's flight recorder is up (a recording started at launch, or later by
  * {@code jcmd}): on JDK 17 the first event class to load starts the recorder's machinery (some 200 classes,
- * reflection proxies, and the JDK's bytecode library, which the JIT then compiles), and a short program paid half a
- * second for it at its first fiber while nothing recorded.
+ * reflection proxies, a handler class generated per event), and a short program paid a third of a second of
+ * processor time for it at its first fiber while nothing recorded.
  */
 public final class RuntimeEvents {
     /** Set once the flight recorder is up (by its listener, on the thread that started it): see the class comment. */

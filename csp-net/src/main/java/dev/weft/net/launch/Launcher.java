@@ -93,9 +93,9 @@ public final class Launcher {
         cmd.addAll(AotCacheFlags.ofThisJvm());
         cmd.addAll(classData); // before the user's options, so that a -Xlog of theirs wins over its quiet logging
         if (config.jvmArgs.stream().noneMatch(a -> a.startsWith("-XX:StartFlightRecording"))) {
-            // Netty's buffers announce flight-recorder events: the first one's class sets the recorder's machinery
-            // going (some 200 classes, half a second of a worker's start) in a JVM that records nothing. Before
-            // the user's options: a -Dio.netty.jfr.enabled=true of theirs wins.
+            // Netty's buffers announce flight-recorder events: the first one's class sets the recorder's
+            // machinery going (some 200 classes, a few hundred milliseconds of processor time) in a JVM that
+            // records nothing. Before the user's options: a -Dio.netty.jfr.enabled=true of theirs wins.
             cmd.add("-Dio.netty.jfr.enabled=false");
         }
         cmd.addAll(config.jvmArgs);

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A worker JVM that records nothing does not set the flight recorder's machinery going (on JDK 17 the first
- * event class to load costs some 200 classes and half a second of its start): neither Weft's events nor Netty's
+ * event class to load costs some 200 classes and a few hundred milliseconds of processor time): neither Weft's events nor Netty's
  * load there. A worker asked to record keeps Netty's events.
  */
 class WorkerFlightRecorderTest {
