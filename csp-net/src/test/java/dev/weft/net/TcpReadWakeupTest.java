@@ -12,6 +12,7 @@ import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
+import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
@@ -54,7 +55,7 @@ class TcpReadWakeupTest {
                             seen[n++] = one.get(0) & 0xff;
                             one.clear();
                         }
-                        got.complete(java.util.Arrays.copyOf(seen, n));
+                        got.complete(Arrays.copyOf(seen, n));
                     } catch (IOException | RuntimeException e) {
                         got.completeExceptionally(e);
                     }
