@@ -19,7 +19,8 @@ import java.util.concurrent.locks.LockSupport;
  * idle worker that sees another worker's slice last {@value #STUCK_NANOS} ns takes the older half of the
  * fibers queued behind it (the queue is a {@link RunQueue}, guarded by a spin lock in pools of several
  * workers). This is what lets a processor farm scale. With a {@link Poller}, an idle worker napping beside a
- * slice that has lasted {@value #POLL_ASIDE_NANOS} ns polls for it.
+ * carrier whose own polls have stood still {@value Worker#POLL_ASIDE_NANOS} ns polls for it
+ * ({@link Worker#pollAsideForStill}), as busy workers do at their polls.
  *
  * <p>One per worker; its carrier only, but for {@link #sliceLasts}.
  */
@@ -30,17 +31,11 @@ final class Idling {
     private static final long STUCK_NANOS = 3_000;
     /** How long an idle worker naps, at first and at most, beside a slice that lasts. */
     private static final long NAP_NANOS = 50_000, MAX_NAP_NANOS = 1_000_000;
-    /**
-     * An idle worker polls for a worker whose slice has lasted this long ({@link Poller#pollAside}): with the
-     * watchdog's rounds, which wake it to watch that slice, and its naps (at most {@link #MAX_NAP_NANOS}), a
-     * long slice keeps its carrier's sockets waiting about two rounds at most.
-     */
-    private static final long POLL_ASIDE_NANOS = 1_000_000;
 
     private final Worker self;
     private final WorkerPool pool;
     /** What this worker, idle, last saw of each other worker's slice (made at its first look). */
-    private SliceWatch sliceWatch;
+    private ProgressWatch sliceWatch;
     private long nap = NAP_NANOS;
     /**
      * Whether this worker's last look found another worker's slice still running since its look before, with
@@ -112,6 +107,7 @@ final class Idling {
                 Poller p = self.poller;
                 if (p != null) {
                     p.pollNow(); // what this batch wrote goes out before the spin
+                    self.countPoll();
                 }
                 spinEnd = System.nanoTime() + SPIN_NANOS;
             } else if ((i & 15) == 0 && System.nanoTime() - spinEnd > 0) {
@@ -160,6 +156,7 @@ final class Idling {
             if (p != null) {
                 if (wait > 0) {
                     p.await(wait); // a wake-up clears parked, then calls the poller's wakeUp
+                    self.countPoll();
                 }
             } else if (wait == Long.MAX_VALUE) {
                 LockSupport.park(self);
@@ -258,25 +255,22 @@ final class Idling {
     boolean stealFromStuck(Worker[] all, long now) {
         int n = all.length;
         if (sliceWatch == null) {
-            sliceWatch = new SliceWatch(n);
+            sliceWatch = new ProgressWatch(n, Worker::slices);
         }
         sliceToWatch = false;
+        if (self.pollAsideForStill(now) && (!self.polled.isEmpty() || !self.active.isEmpty())) {
+            nap = NAP_NANOS;
+            return true; // fibers that another carrier's sockets woke, to run here
+        }
         for (int k = 1; k < n; k++) {
             Worker victim = all[(self.index + k) % n];
-            long lasted = sliceWatch.lasted(victim, now);
+            long lasted = sliceWatch.stillFor(victim, now);
             if (lasted < 0) {
                 continue;
             }
             Poller p = victim.poller;
             if (victim.running != null && (p != null || !victim.active.isEmpty())) {
                 sliceToWatch = true; // a slice seen at two looks, which may hold fibers or sockets up
-            }
-            if (p != null && lasted >= POLL_ASIDE_NANOS && victim.running != null) {
-                p.pollAside(); // its sockets must not wait for its slice: fibers woken here run here
-                if (!self.active.isEmpty()) {
-                    nap = NAP_NANOS;
-                    return true;
-                }
             }
             if (lasted < STUCK_NANOS || victim.running == null || victim.active.isEmpty()) {
                 continue;

@@ -37,14 +37,22 @@ final class Worker implements Runnable {
     private static final int SPAWN_BATCH = 32;
     /** A busy worker with a {@link Poller} polls at most this often (at its rotations). */
     static final long POLL_EVERY_NANOS = 20_000;
+    /**
+     * A worker polls aside for another whose own polls have stood still this long while it is not waiting in
+     * its poller ({@link #pollAsideForStill}): held in a long slice, or not running at all (the machine's other
+     * processes have its thread). An idle worker looks at each of its looks for work, a busy one at most this
+     * often, at its polls.
+     */
+    static final long POLL_ASIDE_NANOS = 1_000_000;
     /** Values of {@link #parked}: parked on the thread's permit, or waiting in the poller. */
     static final int PARKED_THREAD = 1, IN_POLLER = 2;
-    private static final VarHandle PARKED, SLICES;
+    private static final VarHandle PARKED, SLICES, POLLS;
 
     static {
         try {
             PARKED = MethodHandles.lookup().findVarHandle(Worker.class, "parked", int.class);
             SLICES = MethodHandles.lookup().findVarHandle(Worker.class, "slices", int.class);
+            POLLS = MethodHandles.lookup().findVarHandle(Worker.class, "polls", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -102,6 +110,15 @@ final class Worker implements Runnable {
     /** When the busy worker last polled ({@link #POLL_EVERY_NANOS}). */
     private long polledAt;
     /**
+     * Polls of its own sockets so far, made by this carrier (busy or idle), not by others polling aside for it.
+     * Opaque on both sides, as {@link #slices}: the other workers read it to see it stand still.
+     */
+    private int polls;
+    /** What this worker last saw of the others' {@link #polls} (carrier only; made at its first look). */
+    private ProgressWatch pollWatch;
+    /** When the busy worker last looked for others whose polls stand still ({@link #POLL_ASIDE_NANOS}). */
+    private long lookedAsideAt;
+    /**
      * Non-zero while parked (or about to park): {@link #PARKED_THREAD}, or {@link #IN_POLLER} while waiting in
      * the poller. Whoever clears it owes the worker the wake-up that fits. Ordering: the owner sets it with a
      * volatile store (a full fence) and then looks for work once more; a waker adds its work, then reads it
@@ -142,6 +159,40 @@ final class Worker implements Runnable {
     /** Slices dispatched so far: a slice that lasts shows the same count (read by other threads). */
     int slices() {
         return (int) SLICES.getOpaque(this); // opaque: see the field's comment
+    }
+
+    /** Polls this carrier made of its own sockets so far (read by other threads: see {@link #pollAsideForStill}). */
+    int polls() {
+        return (int) POLLS.getOpaque(this);
+    }
+
+    /** Counts a poll this carrier made of its own sockets, blocking or not. Carrier only. */
+    void countPoll() {
+        POLLS.setOpaque(this, polls + 1);
+    }
+
+    /**
+     * Polls the sockets of every other worker whose own polls have stood still for {@link #POLL_ASIDE_NANOS}
+     * while it is not waiting in its poller ({@link Poller#pollAside}): its carrier is held in a long slice, or
+     * not running at all, as when the machine's other processes have its thread for a few milliseconds. Its
+     * sockets must not wait for it: the fibers their I/O wakes run here. A worker waiting in its poller handles
+     * its own I/O (and holds its loop, so a poll aside would do nothing). True if it polled for any. Carrier only.
+     */
+    boolean pollAsideForStill(long now) {
+        Worker[] all = pool.workers();
+        if (pollWatch == null) {
+            pollWatch = new ProgressWatch(all.length, Worker::polls);
+        }
+        boolean any = false;
+        for (Worker w : all) {
+            Poller p = w.poller;
+            if (w != this && p != null && pollWatch.stillFor(w, now) >= POLL_ASIDE_NANOS && w.parked != IN_POLLER
+                    && !w.stopped) {
+                p.pollAside();
+                any = true;
+            }
+        }
+        return any;
     }
 
     /** The worker whose carrier is the calling thread, or null. */
@@ -460,6 +511,11 @@ final class Worker implements Runnable {
         if (now - polledAt >= POLL_EVERY_NANOS) {
             polledAt = now;
             p.pollNow();
+            countPoll();
+            if (stealing && now - lookedAsideAt >= POLL_ASIDE_NANOS) {
+                lookedAsideAt = now;
+                pollAsideForStill(now);
+            }
         }
     }
 

@@ -35,9 +35,10 @@ public interface Poller {
     void wakeUp();
 
     /**
-     * Called by another, idle carrier of the same scheduler while this poller's carrier has been in one slice for
-     * {@code Worker.POLL_ASIDE_NANOS} or more: handles the ready I/O on the calling thread, without blocking, if it
-     * can without getting in the way of the carrier (if its carrier polls meanwhile it may do nothing).
+     * Called by another carrier of the same scheduler while this poller's carrier has not polled for a millisecond
+     * or more, and is not waiting in {@link #await}: it is held in a long slice, or not running at all (the
+     * machine's other processes have its thread). Handles the ready I/O on the calling thread, without blocking,
+     * if it can without getting in the way of the carrier (if its carrier polls meanwhile it may do nothing).
      */
     void pollAside();
 

@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.weft.csp.Channel;
 import dev.weft.csp.Fiber;
 import dev.weft.csp.One2OneChannel;
+import dev.weft.csp.Pausable;
 import dev.weft.csp.Scheduler;
 import dev.weft.csp.Weft;
 import dev.weft.csp.spi.Extensions;
@@ -25,6 +26,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -306,6 +308,65 @@ class PollerTest {
             assertNotEquals(computing.get(), helper);
             assertTrue(helper instanceof Carrier);
             assertEquals(42, Extensions.poll(busy.get().bytes.in()));
+        }
+    }
+
+    /**
+     * As above, but the other carrier never idles: two fibers yield to each other on it. It polls for the carrier
+     * whose own polls stand still at its own polls, as it would for a carrier that the machine's other processes
+     * keep from running; an idle carrier's look for work would never come.
+     */
+    @RepeatedTest(5)
+    void aBusyCarrierPollsForACarrierWhosePollsStandStill() {
+        try (Scheduler s = Scheduler.create(2)) {
+            plug(s);
+            AtomicReference<PipePoller> stuck = new AtomicReference<>();
+            AtomicReference<Thread> computing = new AtomicReference<>();
+            AtomicInteger[] turnsElsewhere = {new AtomicInteger(), new AtomicInteger()};
+            AtomicBoolean done = new AtomicBoolean();
+            Thread writer = new Thread(() -> {
+                // Both yielders run on the other carrier (the computing one cannot take them back): it is busy.
+                while (turnsElsewhere[0].get() < 1000 || turnsElsewhere[1].get() < 1000) {
+                    Thread.onSpinWait();
+                }
+                stuck.get().send(42);
+            });
+            writer.start();
+            AtomicReference<Thread> yieldersCarrier = new AtomicReference<>();
+            Weft.run(s, () -> {
+                computing.set(Thread.currentThread());
+                PipePoller mine = (PipePoller) WorkerPool.pollerHere();
+                stuck.set(mine);
+                // The other carrier, idle, takes the first yielder; the second, spawned there, starts there.
+                Weft.spawn(() -> {
+                    Weft.spawn(() -> yieldUntil(done, computing.get(), turnsElsewhere[1], yieldersCarrier));
+                    yieldUntil(done, computing.get(), turnsElsewhere[0], yieldersCarrier);
+                });
+                long giveUp = System.nanoTime() + 10_000_000_000L;
+                while (mine.lastReader == null && System.nanoTime() - giveUp < 0) {
+                    Thread.onSpinWait(); // a slice that never pauses
+                }
+                done.set(true);
+            });
+            Thread helper = stuck.get().lastReader;
+            assertNotNull(helper, "the busy carrier did not read the pipe of the carrier held in its slice; turns "
+                    + turnsElsewhere[0] + " " + turnsElsewhere[1] + " writer " + writer.getState());
+            assertSame(yieldersCarrier.get(), helper);
+            assertNotEquals(computing.get(), helper);
+            assertEquals(42, Extensions.poll(stuck.get().bytes.in()));
+        }
+    }
+
+    /** Yields until {@code done}, counting the turns it runs on another thread than {@code computing}. */
+    @Pausable
+    private static void yieldUntil(AtomicBoolean done, Thread computing, AtomicInteger turnsElsewhere,
+            AtomicReference<Thread> where) {
+        while (!done.get()) {
+            if (Thread.currentThread() != computing) {
+                where.set(Thread.currentThread());
+                turnsElsewhere.incrementAndGet();
+            }
+            Fiber.yield();
         }
     }
 }
