@@ -19,8 +19,8 @@ import java.util.concurrent.locks.LockSupport;
  * idle worker that sees another worker's slice last {@value #STUCK_NANOS} ns takes the older half of the
  * fibers queued behind it (the queue is a {@link RunQueue}, guarded by a spin lock in pools of several
  * workers). This is what lets a processor farm scale. With a {@link Poller}, an idle worker napping beside a
- * carrier whose own polls have stood still {@value Worker#POLL_ASIDE_NANOS} ns polls for it
- * ({@link Worker#pollAsideForStill}), as busy workers do at their polls.
+ * carrier that has neither polled nor begun a slice for {@value Worker#POLL_ASIDE_NANOS} ns polls for it
+ * ({@link Worker#pollForStalled}), as busy workers do at their polls.
  *
  * <p>One per worker; its carrier only, but for {@link #sliceLasts}.
  */
@@ -258,7 +258,7 @@ final class Idling {
             sliceWatch = new ProgressWatch(n, Worker::slices);
         }
         sliceToWatch = false;
-        if (self.pollAsideForStill(now) && (!self.polled.isEmpty() || !self.active.isEmpty())) {
+        if (self.pollForStalled(now) && (!self.polled.isEmpty() || !self.active.isEmpty())) {
             nap = NAP_NANOS;
             return true; // fibers that another carrier's sockets woke, to run here
         }

@@ -38,10 +38,10 @@ final class Worker implements Runnable {
     /** A busy worker with a {@link Poller} polls at most this often (at its rotations). */
     static final long POLL_EVERY_NANOS = 20_000;
     /**
-     * A worker polls aside for another whose own polls have stood still this long while it is not waiting in
-     * its poller ({@link #pollAsideForStill}): held in a long slice, or not running at all (the machine's other
-     * processes have its thread). An idle worker looks at each of its looks for work, a busy one at most this
-     * often, at its polls.
+     * A worker polls aside for another that has neither polled nor begun a slice for this long while it is not
+     * waiting in its poller ({@link #pollForStalled}): held in a long slice, or not running at all (the machine's
+     * other processes have its thread). An idle worker looks at each of its looks for work, a busy one at most
+     * this often, at its polls.
      */
     static final long POLL_ASIDE_NANOS = 1_000_000;
     /** Values of {@link #parked}: parked on the thread's permit, or waiting in the poller. */
@@ -114,8 +114,8 @@ final class Worker implements Runnable {
      * Opaque on both sides, as {@link #slices}: the other workers read it to see it stand still.
      */
     private int polls;
-    /** What this worker last saw of the others' {@link #polls} (carrier only; made at its first look). */
-    private ProgressWatch pollWatch;
+    /** What this worker last saw of the others' {@link #polls} and slices (carrier only; made at its first look). */
+    private ProgressWatch pollWatch, sliceWatch;
     /** When the busy worker last looked for others whose polls stand still ({@link #POLL_ASIDE_NANOS}). */
     private long lookedAsideAt;
     /**
@@ -161,7 +161,7 @@ final class Worker implements Runnable {
         return (int) SLICES.getOpaque(this); // opaque: see the field's comment
     }
 
-    /** Polls this carrier made of its own sockets so far (read by other threads: see {@link #pollAsideForStill}). */
+    /** Polls this carrier made of its own sockets so far (read by other threads: see {@link #pollForStalled}). */
     int polls() {
         return (int) POLLS.getOpaque(this);
     }
@@ -172,22 +172,30 @@ final class Worker implements Runnable {
     }
 
     /**
-     * Polls the sockets of every other worker whose own polls have stood still for {@link #POLL_ASIDE_NANOS}
-     * while it is not waiting in its poller ({@link Poller#pollAside}): its carrier is held in a long slice, or
-     * not running at all, as when the machine's other processes have its thread for a few milliseconds. Its
-     * sockets must not wait for it: the fibers their I/O wakes run here. A worker waiting in its poller handles
-     * its own I/O (and holds its loop, so a poll aside would do nothing). True if it polled for any. Carrier only.
+     * Polls the sockets of every other worker that has stalled, neither polled nor begun a slice for
+     * {@link #POLL_ASIDE_NANOS}, while not waiting in its poller ({@link Poller#pollAside}): its carrier is held
+     * in a long slice, or not running at all, as when the machine's other processes have its thread for a few
+     * milliseconds. Its sockets must not wait for it: the fibers their I/O wakes run here. A worker that keeps
+     * beginning slices is left alone, however long its turn between two polls: polling for it would only contend
+     * for its loop and move its fibers here (with polls alone as the sign, two busy carriers serving 10,000
+     * connections measured about a tenth fewer requests a second). A worker waiting in its poller handles its own I/O (and holds its loop, so a poll aside
+     * would do nothing). True if it polled for any. Carrier only.
      */
-    boolean pollAsideForStill(long now) {
+    boolean pollForStalled(long now) {
         Worker[] all = pool.workers();
         if (pollWatch == null) {
             pollWatch = new ProgressWatch(all.length, Worker::polls);
+            sliceWatch = new ProgressWatch(all.length, Worker::slices);
         }
         boolean any = false;
         for (Worker w : all) {
             Poller p = w.poller;
-            if (w != this && p != null && pollWatch.stillFor(w, now) >= POLL_ASIDE_NANOS && w.parked != IN_POLLER
-                    && !w.stopped) {
+            if (w == this || p == null) {
+                continue;
+            }
+            // Both looks each time: each times its count from the look that first saw it.
+            long notPolled = pollWatch.stillFor(w, now), noNewSlice = sliceWatch.stillFor(w, now);
+            if (Math.min(notPolled, noNewSlice) >= POLL_ASIDE_NANOS && w.parked != IN_POLLER && !w.stopped) {
                 p.pollAside();
                 any = true;
             }
@@ -514,7 +522,7 @@ final class Worker implements Runnable {
             countPoll();
             if (stealing && now - lookedAsideAt >= POLL_ASIDE_NANOS) {
                 lookedAsideAt = now;
-                pollAsideForStill(now);
+                pollForStalled(now);
             }
         }
     }

@@ -35,10 +35,11 @@ public interface Poller {
     void wakeUp();
 
     /**
-     * Called by another carrier of the same scheduler while this poller's carrier has not polled for a millisecond
-     * or more, and is not waiting in {@link #await}: it is held in a long slice, or not running at all (the
-     * machine's other processes have its thread). Handles the ready I/O on the calling thread, without blocking,
-     * if it can without getting in the way of the carrier (if its carrier polls meanwhile it may do nothing).
+     * Called by another carrier of the same scheduler while this poller's carrier has neither polled nor begun a
+     * slice for a millisecond or more, and is not waiting in {@link #await}: it is held in a long slice, or not
+     * running at all (the machine's other processes have its thread). Handles the ready I/O on the calling
+     * thread, without blocking, if it can without getting in the way of the carrier (if its carrier polls
+     * meanwhile it may do nothing).
      */
     void pollAside();
 
