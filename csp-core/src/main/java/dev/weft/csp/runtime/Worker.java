@@ -116,7 +116,7 @@ final class Worker implements Runnable {
     private int polls;
     /** What this worker last saw of the others' {@link #polls} and slices (carrier only; made at its first look). */
     private ProgressWatch pollWatch, sliceWatch;
-    /** When the busy worker last looked for others whose polls stand still ({@link #POLL_ASIDE_NANOS}). */
+    /** When the busy worker last looked for stalled workers ({@link #POLL_ASIDE_NANOS}). */
     private long lookedAsideAt;
     /**
      * Non-zero while parked (or about to park): {@link #PARKED_THREAD}, or {@link #IN_POLLER} while waiting in
@@ -178,8 +178,10 @@ final class Worker implements Runnable {
      * milliseconds. Its sockets must not wait for it: the fibers their I/O wakes run here. A worker that keeps
      * beginning slices is left alone, however long its turn between two polls: polling for it would only contend
      * for its loop and move its fibers here (with polls alone as the sign, two busy carriers serving 10,000
-     * connections measured about a tenth fewer requests a second). A worker waiting in its poller handles its own I/O (and holds its loop, so a poll aside
-     * would do nothing). True if it polled for any. Carrier only.
+     * connections measured about a tenth fewer requests a second). A worker waiting in its poller handles its
+     * own I/O (and holds its loop, so a poll aside would do nothing). A worker counts its poll as soon as its
+     * wait in the poller returns, so a count seen long ago moves before anyone could take it for a stall.
+     * True if it polled for any. Carrier only.
      */
     boolean pollForStalled(long now) {
         Worker[] all = pool.workers();
