@@ -180,8 +180,9 @@ final class Worker implements Runnable {
      * for its loop and move its fibers here (with polls alone as the sign, two busy carriers serving 10,000
      * connections measured about a tenth fewer requests a second). A worker waiting in its poller handles its
      * own I/O (and holds its loop, so a poll aside would do nothing). A worker counts its poll as soon as its
-     * wait in the poller returns, so a count seen long ago moves before anyone could take it for a stall.
-     * True if it polled for any. Carrier only.
+     * wait in the poller returns, before it clears {@link #parked}: one back from a long wait is not taken for
+     * a stalled one (a waker may clear the flag first, while the worker is still in its poller, which a poll
+     * aside then finds busy). True if it polled for any. Carrier only.
      */
     boolean pollForStalled(long now) {
         Worker[] all = pool.workers();
@@ -192,12 +193,13 @@ final class Worker implements Runnable {
         boolean any = false;
         for (Worker w : all) {
             Poller p = w.poller;
-            if (w == this || p == null) {
+            // parked first (volatile): a worker back from its poller counted that poll before it cleared parked.
+            if (w == this || p == null || w.parked == IN_POLLER || w.stopped) {
                 continue;
             }
             // Both looks each time: each times its count from the look that first saw it.
             long notPolled = pollWatch.stillFor(w, now), noNewSlice = sliceWatch.stillFor(w, now);
-            if (Math.min(notPolled, noNewSlice) >= POLL_ASIDE_NANOS && w.parked != IN_POLLER && !w.stopped) {
+            if (Math.min(notPolled, noNewSlice) >= POLL_ASIDE_NANOS) {
                 p.pollAside();
                 any = true;
             }
