@@ -47,6 +47,8 @@ class PollerTest {
         /** What to run at the next poll, before it looks at the pipe (whoever polls: the carrier or a helper). */
         final Queue<Runnable> tasks = new ConcurrentLinkedQueue<>();
         volatile Thread lastReader;
+        /** Set by {@link #wakeUp}, read by the carrier's wait just before it selects, cleared once it returned. */
+        volatile boolean wakeRequested;
         /** How many times its carrier ran its dispatch loop inside {@link #runCarrier}, and how many returned. */
         final AtomicInteger loopsRun = new AtomicInteger(), loopsReturned = new AtomicInteger();
         volatile boolean closedInContext;
@@ -83,7 +85,9 @@ class PollerTest {
 
         @Override
         public void wakeUp() {
-            selector.wakeup(); // remembered by the selector if it comes before the select: none is lost
+            // The flag first: another carrier's poll aside (selectNow) clears the selector's own memory of a wake-up.
+            wakeRequested = true;
+            selector.wakeup(); // remembered by the selector if it comes before the select
         }
 
         @Override
@@ -122,7 +126,11 @@ class PollerTest {
                 for (Runnable task; (task = tasks.poll()) != null; ) {
                     task.run(); // as a network library runs its queued tasks (writes, a link to itself) first
                 }
-                int ready = millis < 0 ? selector.selectNow() : selector.select(millis);
+                boolean mayBlock = millis >= 0 && !wakeRequested; // read after the tasks, before the select
+                int ready = mayBlock ? selector.select(millis) : selector.selectNow();
+                if (millis >= 0) {
+                    wakeRequested = false; // the carrier's own wait has returned: it looks for work next
+                }
                 if (ready > 0) {
                     selector.selectedKeys().clear();
                     ByteBuffer in = ByteBuffer.allocate(64);
@@ -312,25 +320,30 @@ class PollerTest {
     }
 
     /**
-     * As above, but the other carrier never idles: two fibers yield to each other on it. It polls for the carrier
-     * whose own polls stand still at its own polls, as it would for a carrier that the machine's other processes
-     * keep from running; an idle carrier's look for work would never come.
+     * As above, but the other carrier never idles: two fibers yield to each other on it. At its own polls it
+     * polls for the carrier that has stalled (neither polled nor begun a slice), as it would for one that the
+     * machine's other processes keep from running; an idle carrier's look for work would never come.
      */
     @RepeatedTest(5)
-    void aBusyCarrierPollsForACarrierWhosePollsStandStill() {
+    void aBusyCarrierPollsForAStalledCarrier() {
         try (Scheduler s = Scheduler.create(2)) {
             plug(s);
             AtomicReference<PipePoller> stuck = new AtomicReference<>();
             AtomicReference<Thread> computing = new AtomicReference<>();
             AtomicInteger[] turnsElsewhere = {new AtomicInteger(), new AtomicInteger()};
             AtomicBoolean done = new AtomicBoolean();
+            long giveUp = System.nanoTime() + 10_000_000_000L;
             Thread writer = new Thread(() -> {
                 // Both yielders run on the other carrier (the computing one cannot take them back): it is busy.
                 while (turnsElsewhere[0].get() < 1000 || turnsElsewhere[1].get() < 1000) {
+                    if (System.nanoTime() - giveUp > 0) {
+                        return; // the yielders never both moved: the assertions below say so
+                    }
                     Thread.onSpinWait();
                 }
                 stuck.get().send(42);
             });
+            writer.setDaemon(true);
             writer.start();
             AtomicReference<Thread> yieldersCarrier = new AtomicReference<>();
             Weft.run(s, () -> {
@@ -342,7 +355,6 @@ class PollerTest {
                     Weft.spawn(() -> yieldUntil(done, computing.get(), turnsElsewhere[1], yieldersCarrier));
                     yieldUntil(done, computing.get(), turnsElsewhere[0], yieldersCarrier);
                 });
-                long giveUp = System.nanoTime() + 10_000_000_000L;
                 while (mine.lastReader == null && System.nanoTime() - giveUp < 0) {
                     Thread.onSpinWait(); // a slice that never pauses
                 }
