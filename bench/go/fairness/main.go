@@ -2,7 +2,8 @@
 // its connections, which wrk's percentiles cannot: each connection sends a request, reads the whole response
 // and sends the next, and the client reports the latency percentiles of all requests, then the spread of the
 // connections' mean latencies (equal means: every connection is served as often) and, within a connection,
-// its 90th percentile over its mean (a connection served now early, now late in the server's turns).
+// its 90th percentile over its mean (a connection served now early, now late in the server's turns), and a
+// histogram of the connections' means.
 // It expects the responses of bench/servers.sh's servers (a fixed 2-byte body).
 //
 // Usage: fairness <host:port> <connections> <seconds>   (3 s of load before the measured seconds)
@@ -117,5 +118,23 @@ func report(latencies [][]time.Duration, seconds, failed int) {
 	fmt.Printf("latency ms: p50 %.1f p90 %.1f p99 %.1f\n", ms(.5), ms(.9), ms(.99))
 	fmt.Printf("connections' mean latency ms: p1 %.1f p10 %.1f p50 %.1f p90 %.1f p99 %.1f\n",
 		at(means, .01), at(means, .1), at(means, .5), at(means, .9), at(means, .99))
+	steps := histogram(means)
+	fmt.Printf("connections by mean latency, %d equal steps from %.1f to %.1f ms: %v\n", len(steps),
+		means[0], means[len(means)-1], steps)
 	fmt.Printf("within a connection, p90 / mean: median %.2f, p90 %.2f\n", at(spreads, .5), at(spreads, .9))
+}
+
+// histogram counts the sorted values in 12 equal steps from the least to the greatest: one hump when every
+// connection is served alike, a hump and a tail (or two humps) when some are served less often than others.
+func histogram(sorted []float64) []int {
+	counts := make([]int, 12)
+	lo, width := sorted[0], sorted[len(sorted)-1]-sorted[0]
+	for _, v := range sorted {
+		k := len(counts) - 1
+		if width > 0 {
+			k = min(int((v-lo)/width*float64(len(counts))), len(counts)-1)
+		}
+		counts[k]++
+	}
+	return counts
 }
