@@ -12,7 +12,6 @@ import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
@@ -390,8 +389,7 @@ public final class TcpConnection implements AutoCloseable {
             outputShut = true;
         }
         writable.signal();
-        SocketLoops.inline(loop(), () -> channel.writeAndFlush(Unpooled.EMPTY_BUFFER)
-                .addListener(f -> ((DuplexChannel) channel).shutdownOutput()));
+        SocketLoops.inline(loop(), () -> afterWrites(() -> ((DuplexChannel) channel).shutdownOutput()));
     }
 
     /** The address of this end. */
@@ -437,10 +435,31 @@ public final class TcpConnection implements AutoCloseable {
             channel.close();
             return;
         }
-        channel.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+        if (afterWrites(channel::close)) {
+            return;
+        }
         ScheduledFuture<?> deadline = channel.eventLoop().schedule(() -> channel.close(), CLOSE_FLUSH_SECONDS,
                 TimeUnit.SECONDS);
         channel.closeFuture().addListener(f -> deadline.cancel(false));
+    }
+
+    /**
+     * Runs {@code then} once every byte written before is handed to the socket: at once if this thread holds the
+     * socket's loop and no byte waits (true then), else on the loop after an empty write queued behind them
+     * (false; off the loop, writes may still be queued as tasks, which only the loop can see). At once is the
+     * common case, and it keeps the empty buffer and its promise off the path of every write: their types, seen
+     * there when the first connection closes, would throw away the compiled code of the write path (a type check
+     * that no longer holds) and make it compile again.
+     */
+    private boolean afterWrites(Runnable then) {
+        ChannelOutboundBuffer queued = channel.unsafe().outboundBuffer();
+        if (channel.eventLoop().inEventLoop()
+                && (queued == null || queued.totalPendingWriteBytes() == 0 && queued.isEmpty())) {
+            then.run();
+            return true;
+        }
+        channel.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(f -> then.run());
+        return false;
     }
 
     /** The Netty channel below, for tests that watch its events. */

@@ -25,6 +25,10 @@ import dev.weft.csp.Parallel;
 import dev.weft.csp.Scheduler;
 import dev.weft.csp.Select;
 import dev.weft.csp.Weft;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOutboundHandlerAdapter;
+import io.netty.channel.ChannelPromise;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -293,6 +297,57 @@ class TcpTest {
                 answering.join();
             }
         })));
+    }
+
+    /**
+     * A fiber that half-closes and then closes a connection whose bytes are all handed to the socket does both at
+     * once: no empty write goes down the pipeline to wait behind bytes that are not there (its buffer and promise
+     * would reach the write path only at closes, and their types would throw away its compiled code). One carrier:
+     * nobody else can hold the socket's loop, so the fiber always holds it as it closes. On two, where it may not,
+     * the peer still gets every byte and then the end of the stream.
+     */
+    @Test
+    @Timeout(60)
+    void closingWithEverythingSentWritesNothingMore() {
+        try (Scheduler s = Scheduler.singleThreaded()) {
+            for (int i = 0; i < 20; i++) {
+                assertEquals(List.of(6), answerThenClose(s));
+            }
+        }
+        try (Scheduler s = Scheduler.create(2)) {
+            for (int i = 0; i < 20; i++) {
+                List<Integer> writes = answerThenClose(s);
+                assertEquals(6, writes.get(0), writes::toString);
+                assertTrue(writes.stream().skip(1).allMatch(n -> n == 0), writes::toString);
+            }
+        }
+    }
+
+    /** The sizes of the writes that reached the socket of a served fiber that answers, half-closes and closes. */
+    private static List<Integer> answerThenClose(Scheduler s) {
+        List<Integer> writes = java.util.Collections.synchronizedList(new ArrayList<>());
+        Weft.run(s, io(() -> {
+            try (TcpServer server = TcpServer.bind(anyPort())) {
+                Fiber answering = Weft.spawn(io(() -> {
+                    TcpConnection served = server.accept();
+                    served.channel().pipeline().addFirst(new ChannelOutboundHandlerAdapter() {
+                        @Override
+                        public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) throws Exception {
+                            writes.add(((ByteBuf) msg).readableBytes());
+                            super.write(ctx, msg, promise);
+                        }
+                    });
+                    send(served, "answer");
+                    served.shutdownOutput();
+                    served.close();
+                }));
+                try (TcpConnection client = TcpConnection.connect(server.address())) {
+                    assertEquals("answer", readAll(client));
+                }
+                answering.join();
+            }
+        }));
+        return writes;
     }
 
     /** Close wakes a waiting read and a waiting accept, of fibers and of threads. */
