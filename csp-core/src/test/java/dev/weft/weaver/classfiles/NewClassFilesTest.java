@@ -47,6 +47,8 @@ import org.objectweb.asm.util.CheckClassAdapter;
 class NewClassFilesTest {
     private static final Optional<NewerJdk> JDK = NewerJdk.find(21);
     private static final Map<Integer, Build> BUILDS = new ConcurrentHashMap<>();
+    /** The class directories javac wrote, by label and release: each is compiled once (a javac JVM each). */
+    private static final Map<String, Path> COMPILED = new ConcurrentHashMap<>();
 
     @TempDir
     static Path dir;
@@ -78,9 +80,16 @@ class NewClassFilesTest {
         return new Build(compiled, woven, ClassFiles.write(dir.resolve("woven" + release), woven));
     }
 
-    /** Compiles snippets (resources {@code NAME.java.txt}, package modern) with the newer JDK's javac. */
-    private static Path compile(NewerJdk jdk, int release, String label, String... programs)
+    /**
+     * Compiles snippets (resources {@code NAME.java.txt}, package modern) with the newer JDK's javac, once per
+     * {@code label} and release; callers only read the class files.
+     */
+    private static synchronized Path compile(NewerJdk jdk, int release, String label, String... programs)
             throws IOException, InterruptedException {
+        Path done = COMPILED.get(label + release);
+        if (done != null) {
+            return done;
+        }
         Path src = dir.resolve("src-" + label + release + "/modern");
         Path classes = dir.resolve("classes-" + label + release);
         Files.createDirectories(src);
@@ -93,6 +102,7 @@ class NewClassFilesTest {
         }
         NewerJdk.Result javac = jdk.javac(dir, Duration.ofSeconds(120), args);
         assertEquals(0, javac.exitCode(), () -> "javac " + jdk.feature() + " --release " + release + ": " + javac);
+        COMPILED.put(label + release, classes);
         return classes;
     }
 
@@ -230,7 +240,7 @@ class NewClassFilesTest {
     @ValueSource(ints = {21, 25})
     void aMultiCatchOfANewJdkExceptionWeavesWhenTheEngineIsGivenThatJdksClasses(int release) throws Exception {
         NewerJdk jdk = jdkFor(release);
-        Path classes = compile(jdk, release, "NewJdkTypes-jrt", "NewJdkTypes");
+        Path classes = compile(jdk, release, "NewJdkTypes", "NewJdkTypes");
         Map<String, byte[]> woven = new TreeMap<>();
         try (FileSystem image = FileSystems.newFileSystem(URI.create("jrt:/"), Map.of("java.home", jdk.home().toString()));
              ClassPath classpath = ClassFiles.classPath(classes)) {
