@@ -389,7 +389,7 @@ public final class TcpConnection implements AutoCloseable {
             outputShut = true;
         }
         writable.signal();
-        SocketLoops.inline(loop(), () -> afterWrites(() -> ((DuplexChannel) channel).shutdownOutput()));
+        onItsLoop(() -> afterWrites(() -> ((DuplexChannel) channel).shutdownOutput()));
     }
 
     /** The address of this end. */
@@ -426,10 +426,28 @@ public final class TcpConnection implements AutoCloseable {
         if (server != null) {
             server.forget(this);
         }
-        SocketLoops.inline(loop(), this::closeAfterWrites);
+        onItsLoop(this::closeAfterWrites);
     }
 
-    /** Closes the channel once what was written before is sent, or after {@value #CLOSE_FLUSH_SECONDS} s. */
+    /**
+     * Runs {@code op} on this connection's loop: now if this thread holds it or may take it, else as a task queued
+     * behind what is queued there already (this connection's registration and writes among them).
+     */
+    private void onItsLoop(Runnable op) {
+        EventLoop at = loop();
+        boolean entered = SocketLoops.enter(at);
+        try {
+            if (entered || at.inEventLoop()) {
+                op.run();
+            } else {
+                at.execute(op);
+            }
+        } finally {
+            SocketLoops.exit(at, entered);
+        }
+    }
+
+    /** On the loop: closes the channel once what was written before is sent, or in {@value #CLOSE_FLUSH_SECONDS} s. */
     private void closeAfterWrites() {
         if (!channel.isActive()) {
             channel.close();
@@ -438,23 +456,20 @@ public final class TcpConnection implements AutoCloseable {
         if (afterWrites(channel::close)) {
             return;
         }
-        ScheduledFuture<?> deadline = channel.eventLoop().schedule(() -> channel.close(), CLOSE_FLUSH_SECONDS,
-                TimeUnit.SECONDS);
+        ScheduledFuture<?> deadline = loop().schedule(() -> channel.close(), CLOSE_FLUSH_SECONDS, TimeUnit.SECONDS);
         channel.closeFuture().addListener(f -> deadline.cancel(false));
     }
 
     /**
-     * Runs {@code then} once every byte written before is handed to the socket: at once if this thread holds the
-     * socket's loop and no byte waits (true then), else on the loop after an empty write queued behind them
-     * (false; off the loop, writes may still be queued as tasks, which only the loop can see). At once is the
-     * common case, and it keeps the empty buffer and its promise off the path of every write: their types, seen
-     * there when the first connection closes, would throw away the compiled code of the write path (a type check
-     * that no longer holds) and make it compile again.
+     * On the loop: runs {@code then} once every byte written before is handed to the socket, at once if none waits
+     * (true then), else after an empty write queued behind them (false). At once is the common case, and it keeps
+     * the empty buffer and its promise off the path of every write: their types, seen there when the first
+     * connection closes, would throw away the compiled code of the write path (a type check that no longer holds)
+     * and make it compile again.
      */
     private boolean afterWrites(Runnable then) {
         ChannelOutboundBuffer queued = channel.unsafe().outboundBuffer();
-        if (channel.eventLoop().inEventLoop()
-                && (queued == null || queued.totalPendingWriteBytes() == 0 && queued.isEmpty())) {
+        if (queued == null || queued.totalPendingWriteBytes() == 0 && queued.isEmpty()) {
             then.run();
             return true;
         }
