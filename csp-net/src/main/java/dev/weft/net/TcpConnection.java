@@ -29,6 +29,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.util.ArrayDeque;
 import java.util.Objects;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -431,7 +432,8 @@ public final class TcpConnection implements AutoCloseable {
 
     /**
      * Runs {@code op} on this connection's loop: now if this thread holds it or may take it, else as a task queued
-     * behind what is queued there already (this connection's registration and writes among them).
+     * behind what is queued there already (this connection's registration and writes among them). Not at all once
+     * the loop has stopped: its carrier closed its channels as it stopped.
      */
     private void onItsLoop(Runnable op) {
         EventLoop at = loop();
@@ -442,6 +444,8 @@ public final class TcpConnection implements AutoCloseable {
             } else {
                 at.execute(op);
             }
+        } catch (RejectedExecutionException stopped) {
+            channel.unsafe().closeForcibly(); // closed already by the loop's end (or never registered): no events
         } finally {
             SocketLoops.exit(at, entered);
         }

@@ -42,6 +42,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -309,6 +310,30 @@ class TcpTest {
     @Timeout(60)
     void closingWithEverythingSentWritesNothingMore() {
         Sockets.onOneAndTwoWorkers(20, s -> assertEquals(List.of(6), answerThenClose(s)));
+    }
+
+    /** A fiber's connection closed after its scheduler stopped closes quietly: its carrier closed the socket. */
+    @Test
+    @Timeout(30)
+    void closingAfterTheSchedulerStoppedIsQuiet() throws Exception {
+        try (TcpServer server = TcpServer.bind(anyPort())) {
+            AtomicReference<TcpConnection> made = new AtomicReference<>();
+            try (Scheduler s = Scheduler.create(2)) {
+                Weft.run(s, io(() -> {
+                    TcpConnection c = TcpConnection.connect(server.address());
+                    send(c, "hello");
+                    made.set(c);
+                }));
+            }
+            // The carrier's loop ends soon after the scheduler: a close queued to it then would never run.
+            assertTrue(made.get().channel().eventLoop().terminationFuture().await(10, TimeUnit.SECONDS));
+            made.get().close();
+            made.get().close();
+            assertThrows(ClosedChannelException.class, () -> send(made.get(), "more"));
+            try (TcpConnection served = server.accept()) {
+                assertEquals("hello", readAll(served));
+            }
+        }
     }
 
     /** The sizes of the writes that reached the socket of a served fiber that answers, half-closes and closes. */
