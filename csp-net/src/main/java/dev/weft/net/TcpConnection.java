@@ -439,7 +439,7 @@ public final class TcpConnection implements AutoCloseable {
         EventLoop at = loop();
         boolean entered = SocketLoops.enter(at);
         try {
-            if (entered || at.inEventLoop()) {
+            if (at.inEventLoop()) { // true once entered, as for a thread that held the loop already
                 op.run();
             } else {
                 at.execute(op);

@@ -41,6 +41,7 @@ import java.nio.channels.ClosedChannelException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -338,7 +339,7 @@ class TcpTest {
 
     /** The sizes of the writes that reached the socket of a served fiber that answers, half-closes and closes. */
     private static List<Integer> answerThenClose(Scheduler s) {
-        List<Integer> writes = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<Integer> writes = Collections.synchronizedList(new ArrayList<>());
         Weft.run(s, io(() -> {
             try (TcpServer server = TcpServer.bind(anyPort())) {
                 Fiber answering = Weft.spawn(io(() -> {
