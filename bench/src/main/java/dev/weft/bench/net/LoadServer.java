@@ -105,8 +105,9 @@ public final class LoadServer {
         });
     }
 
+    /** Answers the requests of {@code c} until its peer ends the stream or goes away, then closes it. */
     @Pausable
-    private static void serve(TcpConnection c) {
+    static void serve(TcpConnection c) {
         try (c) {
             ByteBuffer in = ByteBuffer.allocate(BUFFER);
             ByteBuffer response = ByteBuffer.wrap(RESPONSE); // one request's answer, written again from its start
