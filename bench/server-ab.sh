@@ -5,7 +5,8 @@
 #   BASE_JAR, NEW_JAR: bench/target/benchmarks.jar of each build; GOLOAD: Go's load server
 #   (cd bench/go && go build -o ../target/goloadserver ./loadserver). Prints req/s, p50, p90, p99 per round, and
 #   processor time (user and kernel) per request of the whole server and of Weft's carriers alone (no JIT, no GC):
-#   unlike req/s it hardly moves with the machine's load, so it shows smaller changes on a shared machine.
+#   it moves less with the machine's load than req/s, though at a load average above 10 on 2 cores it still
+#   moves by a quarter from one round to the next: compare the builds round by round, over many rounds.
 #   Each server is first loaded for WARMUP seconds at 100 connections (its JIT warmed up), as bench/servers.sh does.
 set -euo pipefail
 base=$1 new=$2 goload=$3 ROUNDS=${4:-3} DURATION=${5:-8} CONNS=${6:-"1000 100"} WARMUP=${WARMUP:-10}
