@@ -27,6 +27,11 @@ final class Connection extends ChannelInboundHandlerAdapter {
     private PeerLink link;
     private final boolean dialling;
     private Channel channel;
+    /**
+     * Where the link's encoded frames enter the pipeline once up: the encoder's place, so that they pass only the
+     * handlers below it (TLS, the watch for silence), none of which the handlers above it would have touched.
+     */
+    private ChannelHandlerContext frames;
     /** The peer's hello, once heard (for messages, before the link is known). */
     private Hello theirs;
     private boolean up;
@@ -42,6 +47,11 @@ final class Connection extends ChannelInboundHandlerAdapter {
 
     Channel channel() {
         return channel;
+    }
+
+    /** Where the link writes its encoded frames, once up (see {@link #frames}; on the event loop). */
+    ChannelHandlerContext frames() {
+        return frames;
     }
 
     /** The address this connection dials. */
@@ -85,6 +95,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
      */
     void up(PeerLink served, long peerLink) {
         link = served;
+        frames = channel.pipeline().context(FrameEncoder.class);
         up = true;
         served.up(this, theirs, peerLink);
     }

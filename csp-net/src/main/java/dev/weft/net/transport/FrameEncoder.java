@@ -10,7 +10,8 @@ import java.util.List;
  * loop: the 4-byte length, then the frame, in one buffer (Netty's {@code LengthFieldPrepender} writes the length
  * as a second buffer, and the promises that two buffers per frame cost were the largest item of a busy link's
  * profile). A live link's own frames skip this encoder: {@link PeerLink} appends all frames of one drain to one
- * buffer with {@link #encode(Frame, ByteBuf)}. {@link FrameDecoder} reads them back.
+ * buffer with {@link #encode(Frame, ByteBuf)} and writes it from this handler's place in the pipeline (no trip
+ * through the handlers above, which are inbound only). {@link FrameDecoder} reads them back.
  */
 final class FrameEncoder extends MessageToMessageEncoder<Frame> {
     @Override

@@ -2,7 +2,7 @@ package dev.weft.net.transport;
 
 import dev.weft.net.NodeAddress;
 import io.netty.buffer.ByteBuf;
-import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
 
 /**
  * The link to another node. It keeps its identity while connections come and go during its making: its own
@@ -50,13 +50,13 @@ final class PeerLink extends QueuedLink {
 
     @Override
     void write(Frame frame) {
-        Channel ch = connection.channel();
+        ChannelHandlerContext out = connection.frames();
         if (batch == null) {
-            batch = ch.alloc().ioBuffer(BATCH_BYTES);
+            batch = out.alloc().ioBuffer(BATCH_BYTES);
         }
         FrameEncoder.encode(frame, batch);
         if (batch.readableBytes() >= BATCH_BYTES) {
-            ch.write(batch, ch.voidPromise()); // the channel owns it now
+            out.write(batch, out.voidPromise()); // the channel owns it now
             batch = null;
         }
     }
@@ -65,19 +65,19 @@ final class PeerLink extends QueuedLink {
     void flush(int frames) {
         flushes++; // first: the peer may have the frames before this method returns
         framesWritten += frames;
-        Channel ch = connection.channel();
-        ByteBuf out = batch;
-        if (out == null) { // the last frame filled its buffer, which went out already
-            ch.flush();
+        ChannelHandlerContext out = connection.frames();
+        ByteBuf pending = batch;
+        if (pending == null) { // the last frame filled its buffer, which went out already
+            out.flush();
             return;
         }
-        ch.writeAndFlush(out.retain(), ch.voidPromise());
+        out.writeAndFlush(pending.retain(), out.voidPromise());
         // Netty releases what the socket took (or could not send) at once: then only our reference is left and the
         // buffer serves the next drain. Bytes still waiting for the socket keep it: it is the channel's alone then.
-        if (out.refCnt() == 1) {
-            out.clear();
+        if (pending.refCnt() == 1) {
+            pending.clear();
         } else {
-            out.release();
+            pending.release();
             batch = null;
         }
     }
