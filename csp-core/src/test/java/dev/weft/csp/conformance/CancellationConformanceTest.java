@@ -73,11 +73,7 @@ class CancellationConformanceTest {
                     if (capacity == 0) {
                         assertEquals(-1, new Alternative(c.out()).selectNow(), "no cancelled reader waits");
                     }
-                    int[] got = new int[1];
-                    Fiber live = Weft.spawn(() -> got[0] = c.in().read());
-                    c.out().write(7);
-                    live.join();
-                    assertEquals(7, got[0]);
+                    Conformance.aNewReaderGets(c.in(), c.out(), 7);
                 });
             }
         });
@@ -222,11 +218,7 @@ class CancellationConformanceTest {
             Conformance.expect(CancelledException.class, f::join);
             assertEquals(-1, new Alternative(a.out()).selectNow(), "no reader left on a");
             assertFalse(b.in().pending(), "no writer left on b");
-            int[] got = new int[1];
-            Fiber r = Weft.spawn(() -> got[0] = a.in().read());
-            a.out().write(5);
-            r.join();
-            assertEquals(5, got[0]);
+            Conformance.aNewReaderGets(a.in(), a.out(), 5);
         }));
     }
 

@@ -367,4 +367,30 @@ class ChannelOrderConformanceTest {
             }
         }
     }
+
+    /** Misuse is refused with a message: a buffer given twice, a negative capacity, two readers of one end. */
+    @Test
+    @Timeout(10)
+    void misuseIsRefused() {
+        ChannelBuffer<Integer> b = ChannelBuffer.fixed(2);
+        Channel.one2one(b);
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> Channel.any2any(b));
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> Channel.one2one(-1));
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> ChannelBuffer.overwritingOldest(0));
+        Schedulers.onOneAndTwoWorkers(5, s -> Weft.run(s, () -> {
+            One2OneChannel<Integer> c = Channel.one2one();
+            Fiber first = Weft.spawn(() -> c.in().read());
+            Schedulers.awaitParked(first);
+            IllegalStateException e = Conformance.expect(IllegalStateException.class, () -> c.in().read());
+            assertTrue(e.getMessage().contains("two processes"), e.getMessage());
+            c.out().write(1); // the first reader is still served
+            first.join();
+            Fiber writer = Weft.spawn(() -> c.out().write(2));
+            Schedulers.awaitParked(writer);
+            Conformance.expect(IllegalStateException.class, () -> c.out().write(3));
+            assertEquals(2, c.in().read());
+            writer.join();
+        }));
+    }
 }

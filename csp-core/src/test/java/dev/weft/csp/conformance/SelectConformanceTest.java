@@ -525,6 +525,52 @@ class SelectConformanceTest {
         });
     }
 
+    /**
+     * Go's doubleselect, crossed: fibers of one side select over (write a, read b), of the other over (write b,
+     * read a), so alternatives meet on either channel in either role. Each value arrives once, each sender's
+     * values in order.
+     */
+    @Test
+    @Timeout(30)
+    void crossedAlternativesMeetOnEitherChannel() {
+        Schedulers.onOneAndTwoWorkers(10, s -> {
+            int perFiber = 1000;
+            int pairs = 2;
+            AtomicReference<String> problem = new AtomicReference<>();
+            AtomicInteger exchanges = new AtomicInteger();
+            Weft.run(s, () -> {
+                Any2AnyChannel<int[]> a = Channel.any2any();
+                Any2AnyChannel<int[]> b = Channel.any2any();
+                for (int f = 0; f < 2 * pairs; f++) {
+                    int me = f;
+                    boolean left = f % 2 == 0;
+                    Any2AnyChannel<int[]> mine = left ? a : b;
+                    Any2AnyChannel<int[]> theirs = left ? b : a;
+                    Weft.spawn(() -> {
+                        Alternative alt = new Alternative(mine.out(), theirs.in());
+                        int[] last = new int[2 * pairs];
+                        java.util.Arrays.fill(last, -1);
+                        int sent = 0;
+                        for (int i = 0; i < perFiber; i++) {
+                            if (alt.select() == 0) {
+                                mine.out().write(new int[] {me, sent++});
+                            } else {
+                                int[] v = theirs.in().read();
+                                exchanges.incrementAndGet();
+                                if (v[0] % 2 == me % 2 || v[1] <= last[v[0]]) {
+                                    problem.compareAndSet(null, me + " read " + v[0] + ":" + v[1]);
+                                }
+                                last[v[0]] = v[1];
+                            }
+                        }
+                    });
+                }
+            });
+            assertNull(problem.get());
+            assertEquals(pairs * perFiber, exchanges.get());
+        });
+    }
+
     @Test
     @Timeout(10)
     void badAlternativesAreRefused() {
