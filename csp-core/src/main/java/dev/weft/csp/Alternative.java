@@ -36,11 +36,15 @@ public final class Alternative {
     private final ChannelImpl<?>[] locks; // the distinct channels whose locks guard the guards, in lock order
     /** How many of {@link #locks} (a prefix) the running select holds: what a failure handler frees. */
     private int held;
-    /**
-     * Where {@link #fairSelect()} starts looking: past the last one chosen, and for a new alternative at a random
-     * guard, so that a fresh alternative per choice (the natural translation of Go's {@code select}) is fair too.
-     */
+    /** Where {@link #fairSelect()} starts looking: past the last one chosen. */
     private int favourite;
+    /**
+     * Whether no fair choice has been made yet: the first one looks at the guards in a random order, so that a
+     * fresh alternative per choice (the natural translation of Go's {@code select}) picks uniformly among the
+     * ready guards, as Go does. (A random start alone would favour a ready guard placed after guards that are
+     * not ready: with {@code (never, never, a, b)} it would pick {@code a} three times in four.)
+     */
+    private boolean fresh;
 
     /**
      * An alternative over {@code guards}: channel ends from {@link Channel}, {@link Guards}, connection
@@ -80,19 +84,36 @@ public final class Alternative {
         }
         distinct.sort(ChannelImpl::lockOrder);
         locks = distinct.toArray(new ChannelImpl<?>[0]);
-        favourite = randomStart(guards.length);
+        Simulation s = simulation();
+        if (s != null) {
+            favourite = s.choose(guards.length); // the simulation draws once per alternative, as it always has
+        } else {
+            fresh = true;
+        }
     }
 
-    /** Where a new alternative starts looking: drawn by the simulation of a simulated fiber, else at random. */
-    private static int randomStart(int n) {
+    /** The simulation of a simulated calling fiber, else null. */
+    private static Simulation simulation() {
         if (Simulation.anyCreated()) {
             WorkerPool pool = Uses.callerPool();
-            Simulation s = pool == null ? null : pool.simulation();
-            if (s != null) {
-                return s.choose(n);
-            }
+            return pool == null ? null : pool.simulation();
         }
-        return ThreadLocalRandom.current().nextInt(n);
+        return null;
+    }
+
+    /** The order of a first fair choice: random (see {@link #fresh}); null (rotation from the start) after it. */
+    private int[] firstOrder() {
+        if (!fresh) {
+            return null;
+        }
+        int[] order = new int[alt.length];
+        ThreadLocalRandom r = ThreadLocalRandom.current();
+        for (int i = 0; i < order.length; i++) { // Fisher-Yates, "inside-out"
+            int j = r.nextInt(i + 1);
+            order[i] = order[j];
+            order[j] = i;
+        }
+        return order;
     }
 
     /** Waits for some ready guard and returns its index; fair over repeated calls. */
@@ -104,23 +125,29 @@ public final class Alternative {
     /** Waits for a ready guard; among several ready, the lowest index wins. */
     @Pausable
     public int priSelect() {
-        return choose(null, 0);
+        return choose(null, 0, null);
     }
 
     /** Waits for a ready guard; priority rotates past the last one chosen, so none starves. */
     @Pausable
     public int fairSelect() {
-        int i = choose(null, favourite);
-        favourite = (i + 1) % guards.length;
+        int i = choose(null, favourite, firstOrder());
+        chose(i);
         return i;
+    }
+
+    /** After a fair choice of {@code i}: the next starts past it. */
+    private void chose(int i) {
+        favourite = (i + 1) % guards.length;
+        fresh = false;
     }
 
     /** As {@link #select()}, with guard {@code i} taking part only if {@code pre[i]} is true. */
     @Pausable
     public int select(boolean... pre) {
         checkPreconditions(pre);
-        int i = choose(pre, favourite);
-        favourite = (i + 1) % guards.length;
+        int i = choose(pre, favourite, firstOrder());
+        chose(i);
         return i;
     }
 
@@ -128,25 +155,28 @@ public final class Alternative {
     @Pausable
     public int priSelect(boolean... pre) {
         checkPreconditions(pre);
-        return choose(pre, 0);
+        return choose(pre, 0, null);
     }
 
     /** The lowest-index ready guard (a poisoned one counts), or -1 if none is ready; never waits. */
     public int selectNow() {
-        return poll(0);
+        return poll(0, null);
     }
 
     /** As {@link #selectNow()} with the rotating priority of {@link #fairSelect()}: for a select's default case. */
     int fairSelectNow() {
-        int i = poll(favourite);
+        int i = poll(favourite, firstOrder());
         if (i >= 0) {
-            favourite = (i + 1) % guards.length;
+            chose(i);
         }
         return i;
     }
 
-    /** The first ready guard from {@code start} on, round the guards, or -1; never waits. */
-    private int poll(int start) {
+    /**
+     * The first ready guard from {@code start} on, round the guards (or in {@code order} if it is not null), or
+     * -1; never waits.
+     */
+    private int poll(int start, int[] order) {
         Selection sel = new Selection(null);
         List<Fiber> wake = new ArrayList<>(1);
         int chosen = -1;
@@ -159,7 +189,7 @@ public final class Alternative {
                 g.markUse(user);
             }
             for (int k = 0; k < alt.length && chosen < 0; k++) {
-                int i = (start + k) % alt.length;
+                int i = order == null ? (start + k) % alt.length : order[k];
                 if (isReady(i, new Selection.Registration(sel, i), wake, now, now)) {
                     chosen = i;
                 }
@@ -189,9 +219,12 @@ public final class Alternative {
         return alt[i].ready(reg, wake);
     }
 
-    /** The select: check every guard under all locks; if none is ready, register with all and wait. */
+    /**
+     * The select: check every guard under all locks, from {@code start} round (or in {@code order} if it is not
+     * null); if none is ready, register with all, in the same order, and wait.
+     */
     @Pausable
-    private int choose(boolean[] pre, int start) {
+    private int choose(boolean[] pre, int start, int[] order) {
         int n = alt.length;
         boolean any = false;
         for (int i = 0; i < n; i++) {
@@ -232,7 +265,7 @@ public final class Alternative {
                     }
                 }
                 for (int k = 0; k < n && chosen < 0; k++) {
-                    int i = (start + k) % n;
+                    int i = order == null ? (start + k) % n : order[k];
                     if (pre != null && !pre[i]) {
                         continue;
                     }
@@ -252,7 +285,7 @@ public final class Alternative {
                     // From the same rotating start as the check: the guard favoured here is the one a partner
                     // finds first.
                     for (int k = 0; k < n; k++) {
-                        int i = (start + k) % n;
+                        int i = order == null ? (start + k) % n : order[k];
                         if (regs[i] != null) {
                             alt[i].register(regs[i]);
                         }

@@ -5,12 +5,12 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /** How concurrency tests run: deterministic on one worker, then many times on two. */
-final class Schedulers {
+public final class Schedulers {
     private Schedulers() {
     }
 
     /** Runs {@code test} once on a single-threaded scheduler, then {@code iterations} times on two workers. */
-    static void onOneAndTwoWorkers(int iterations, Consumer<Scheduler> test) {
+    public static void onOneAndTwoWorkers(int iterations, Consumer<Scheduler> test) {
         try (Scheduler s = Scheduler.singleThreaded()) {
             test.accept(s);
         }
@@ -22,7 +22,7 @@ final class Schedulers {
     }
 
     /** Waits until plain thread {@code t} blocks in a pausable operation (thread mode parks on its own fiber). */
-    static void awaitBlocked(Thread t) {
+    public static void awaitBlocked(Thread t) {
         while (!(LockSupport.getBlocker(t) instanceof Fiber)) {
             if (!t.isAlive()) {
                 throw new AssertionError(t + " ended instead of blocking");
@@ -36,7 +36,7 @@ final class Schedulers {
 
     /** Waits, from a fiber or a thread, until {@code f} is parked. */
     @Pausable
-    static void awaitParked(Fiber f) {
+    public static void awaitParked(Fiber f) {
         while (!FiberProbe.isParked(f)) {
             if (f.isDone()) {
                 throw new AssertionError(f + " ended instead of blocking");
