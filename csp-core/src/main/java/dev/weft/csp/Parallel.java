@@ -7,6 +7,7 @@ import dev.weft.csp.internal.FiberPauses;
 import dev.weft.csp.internal.Rethrow;
 import dev.weft.csp.internal.ThreadMode;
 import dev.weft.csp.internal.Waitable;
+import dev.weft.csp.internal.WrappedProcess;
 import dev.weft.csp.runtime.WorkerPool;
 import java.util.ArrayList;
 import java.util.List;
@@ -86,10 +87,36 @@ public final class Parallel {
         }
         CSProcess[] ps = new CSProcess[to - from];
         for (int i = from; i < to; i++) {
-            int index = i;
-            ps[i - from] = () -> body.run(index);
+            ps[i - from] = new RangeBranch(body, i);
         }
         run(ps);
+    }
+
+    /**
+     * One index of a {@link #forRange}: a class rather than a lambda, so that each resume of the branch passes
+     * one woven frame of Weft's, not two (a lambda's spun class and its woven body), and the JIT compiles one
+     * method around the body where it compiled both, each inlining the body's code (JDK 17).
+     */
+    private static final class RangeBranch extends WrappedProcess {
+        private final IntProcess body;
+        private final int index;
+
+        RangeBranch(IntProcess body, int index) {
+            this.body = body;
+            this.index = index;
+        }
+
+        @Override
+        @Pausable
+        public void run() {
+            body.run(index);
+        }
+
+        /** Dumps name the fiber after the body (a lambda: after the method it is written in). */
+        @Override
+        protected Object wrapped() {
+            return body;
+        }
     }
 
     /**

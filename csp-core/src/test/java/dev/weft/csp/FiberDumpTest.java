@@ -1,6 +1,7 @@
 package dev.weft.csp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -61,6 +62,21 @@ class FiberDumpTest {
             assertTrue(e.getMessage().contains(
                     "[lambda in dev.weft.csp.FiberDumpTest.parallelBranchesAreNamedAfterTheirProcesses]"),
                     e.getMessage());
+        }
+    }
+
+    /** A branch of Parallel.forRange is named after the method its body is written in, not after Parallel. */
+    @Test
+    @Timeout(20)
+    void forRangeBranchesAreNamedAfterTheirBody() {
+        try (Scheduler s = Scheduler.singleThreaded()) {
+            DeadlockException e = assertThrows(DeadlockException.class, () -> Weft.run(s, () -> {
+                One2AnyChannel<Integer> c = Channel.one2any();
+                Parallel.forRange(0, 3, i -> c.in().read());
+            }));
+            assertTrue(e.getMessage().contains(
+                    "[lambda in dev.weft.csp.FiberDumpTest.forRangeBranchesAreNamedAfterTheirBody]"), e.getMessage());
+            assertFalse(e.getMessage().contains("[lambda in dev.weft.csp.Parallel"), e.getMessage());
         }
     }
 

@@ -59,8 +59,8 @@ public final class ProcessNames {
                 return null;
             }
             String cls = site.substring(0, dot);
-            if (cls.startsWith("dev.weft.csp.Task")) {
-                continue; // the wrapper's frames
+            if (cls.startsWith("dev.weft.csp.Task") || cls.equals("dev.weft.csp.Parallel$RangeBranch")) {
+                continue; // the wrappers' frames
             }
             String method = site.substring(dot + 1, paren);
             if (!method.startsWith("lambda$")) {
