@@ -1,5 +1,6 @@
 package dev.weft.csp;
 
+import dev.weft.csp.internal.ChannelImpl;
 import dev.weft.csp.internal.FiberAccess;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,6 +24,9 @@ import java.util.Objects;
  * {@code run()} itself, before the handler runs and whatever the handler then does, and a cancellation that
  * arrives in between waits for the next pause. So a partner that committed to this choice (another select,
  * an {@link Alternative}) is never left waiting, and a written value is never lost to a handler that throws.
+ * A read case receives as part of the choice, as Go's does: if another reader of a shared input takes the
+ * value the choice saw before this one can, nothing is read and the select chooses again among what is ready
+ * then, instead of waiting in a read that nobody may serve.
  *
  * <p>Among the cases ready at once, the choice is fair: a new {@code Select} per iteration, as a Go loop
  * writes it, rotates from a random case. {@link #onlyIf(boolean)} switches the case just added off for this
@@ -190,29 +194,36 @@ public final class Select {
             return orElseIndex;
         }
         Alternative alt = new Alternative(guards.toArray(new Guard[0]));
-        int g;
-        if (orElse != null) {
-            g = alt.fairSelectNow();
-            if (g < 0) {
-                orElse.run();
-                return orElseIndex;
+        while (true) {
+            int g;
+            if (orElse != null) {
+                g = alt.fairSelectNow();
+                if (g < 0) {
+                    orElse.run();
+                    return orElseIndex;
+                }
+            } else {
+                g = alt.select();
             }
-        } else {
-            g = alt.select();
+            int number = numbers[g];
+            if (perform(cases.get(number))) {
+                return number;
+            }
+            // Another reader of a shared input took the value the choice saw: nothing was done, choose again.
         }
-        int number = numbers[g];
-        perform(cases.get(number));
-        return number;
     }
 
-    /** The chosen case: its operation, committed, then its handler. */
+    /** The chosen case: its operation, committed, then its handler; false if a read found its value taken. */
     @Pausable
     @SuppressWarnings("unchecked")
-    private static void perform(Case c) {
+    private static boolean perform(Case c) {
         if (c.kind == Kind.READ) {
             Object v = committed((AltingChannelInput<Object>) c.guard);
+            if (v == ChannelImpl.TAKEN) {
+                return false;
+            }
             ((ValueProcess<Object>) c.handler).run(v);
-            return;
+            return true;
         }
         if (c.kind == Kind.WRITE) {
             committed((AltingChannelOutput<Object>) c.guard, c.value);
@@ -220,14 +231,25 @@ public final class Select {
         if (c.handler != null) {
             ((CSProcess) c.handler).run();
         }
+        return true;
     }
 
-    /** Reads after the choice: a cancellation does not refuse it, since a writer may count on it. */
+    /**
+     * Reads after the choice: a cancellation does not refuse it, since a writer may count on it. From a channel
+     * of Weft's, what is there now, or {@link ChannelImpl#TAKEN} if another reader took it (see
+     * {@link ChannelImpl.In#readChosen}); a selecting writer's promise, and other inputs, are read as usual.
+     */
     @Pausable
     private static Object committed(AltingChannelInput<Object> in) {
         Fiber me = Fiber.current();
         FiberAccess.committed(me, true);
         try {
+            if (in instanceof ChannelImpl.In) {
+                Object v = ((ChannelImpl<?>.In) in).readChosen(me);
+                if (v != ChannelImpl.PROMISED) {
+                    return v;
+                }
+            }
             return in.read();
         } finally {
             FiberAccess.committed(me, false);

@@ -594,6 +594,11 @@ public final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T
         return (state & POISONED) != 0 ? poisonedError() : closedError();
     }
 
+    /** What {@link In#readChosen} returns when another reader took what the choice saw and nothing is left. */
+    public static final Object TAKEN = new Object();
+    /** What {@link In#readChosen} returns when only a selecting writer's promise is there: {@link In#read} waits for it. */
+    public static final Object PROMISED = new Object();
+
     // ---------------------------------------------------------------------------------- the ends
 
     /**
@@ -768,6 +773,61 @@ public final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T
                 throw t;
             }
             return empty ? null : takeBuffered(); // as read() does: the freed room goes to a waiting writer (invariant 2)
+        }
+
+        /**
+         * The read of a select's chosen read case ({@code Select}), done at once: the value the choice saw, or
+         * another that a buffer or a waiting writer holds now, or {@link #TAKEN} if another reader of a shared end
+         * took it meanwhile and nothing is left (the select then chooses again, as if it had not chosen yet: Go's
+         * select receives as part of its choice), or {@link #PROMISED} if only a selecting writer's promise is
+         * there (its process comes to write: {@link #read} waits for it). Throws as {@link #read} on a poisoned
+         * channel or at the end. Never pauses. {@code me}: the calling fiber (or thread's stand-in).
+         */
+        public Object readChosen(Fiber me) {
+            Selection.Registration promised = promiseOf(me, this);
+            if (!lockFor(me, this, promised != null)) {
+                throw refusal(me, this);
+            }
+            boolean locked = true; // false once released (see Faults above)
+            try {
+                if (promised != null) {
+                    remove(promised); // its process is here now (if a writer took it, that writer waits)
+                }
+                if (buffer != null && !buffer.isEmpty()) {
+                    locked = false; // handed over: takeBuffered releases it, and frees it itself on a fault
+                    return takeBuffered();
+                }
+                Object w = takeParty(out);
+                if (w instanceof Fiber) {
+                    Fiber f = (Fiber) w;
+                    Object v = f.transfer;
+                    f.transfer = null;
+                    unlock();
+                    locked = false;
+                    f.wakeFromChannel();
+                    return v;
+                }
+                if (w != null) {
+                    out.addFirst(w); // left first for read(), which takes it and waits for its process
+                    unlock();
+                    locked = false;
+                    return PROMISED;
+                }
+                // Closed: the end (invariant 4), unless a reader holds a writer's promise, whose value read() waits
+                // out as before (a select that chose again would find the closed end ready, and spin).
+                Object result = !closed() ? TAKEN : in.hasFiberHoldingPromise() ? PROMISED : null;
+                unlock();
+                locked = false;
+                if (result == null) {
+                    throw closedError();
+                }
+                return result;
+            } catch (Throwable t) {
+                if (locked) {
+                    state &= ~LOCKED;
+                }
+                throw t;
+            }
         }
 
         /** Whether a reader waits on this end, or an alternative that waits has registered here. */
