@@ -699,7 +699,7 @@ public final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T
         @Override
         @Pausable
         @SuppressWarnings("unchecked")
-        public T read() {
+        public T read() { // readChosen mirrors its first half: change them together
             if (Simulation.anyCreated()) {
                 FiberPauses.simulationPoint();
             }
@@ -781,7 +781,9 @@ public final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T
          * took it meanwhile and nothing is left (the select then chooses again, as if it had not chosen yet: Go's
          * select receives as part of its choice), or {@link #PROMISED} if only a selecting writer's promise is
          * there (its process comes to write: {@link #read} waits for it). Throws as {@link #read} on a poisoned
-         * channel or at the end. Never pauses. {@code me}: the calling fiber (or thread's stand-in).
+         * channel or at the end. Never pauses. {@code me}: the calling fiber (or thread's stand-in). Its first
+         * half mirrors {@link #read}'s (kept apart so that the hottest pausable method gains no woven frame):
+         * change them together.
          */
         public Object readChosen(Fiber me) {
             Selection.Registration promised = promiseOf(me, this);
