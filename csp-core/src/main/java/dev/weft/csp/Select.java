@@ -24,9 +24,10 @@ import java.util.Objects;
  * {@code run()} itself, before the handler runs and whatever the handler then does, and a cancellation that
  * arrives in between waits for the next pause. So a partner that committed to this choice (another select,
  * an {@link Alternative}) is never left waiting, and a written value is never lost to a handler that throws.
- * A read case receives as part of the choice, as Go's does: if another reader of a shared input takes the
- * value the choice saw before this one can, nothing is read and the select chooses again among what is ready
- * then, instead of waiting in a read that nobody may serve.
+ * A case's read or write is part of the choice, as Go's is: if another reader of a shared input takes the
+ * value the choice saw, or another writer of a shared output the waiting reader or the buffer's room, before
+ * this one can, nothing is done and the select chooses again among what is ready then, instead of waiting in
+ * an operation that nobody may serve.
  *
  * <p>Among the cases ready at once, the choice is fair: a new {@code Select} per iteration, as a Go loop
  * writes it, rotates from a random case. {@link #onlyIf(boolean)} switches the case just added off for this
@@ -209,11 +210,14 @@ public final class Select {
             if (perform(cases.get(number))) {
                 return number;
             }
-            // Another reader of a shared input took the value the choice saw: nothing was done, choose again.
+            // Another party of a shared end took what the choice saw: nothing was done, choose again.
         }
     }
 
-    /** The chosen case: its operation, committed, then its handler; false if a read found its value taken. */
+    /**
+     * The chosen case: its operation, committed, then its handler; false, with nothing done, if another party
+     * of a shared end took what the choice saw (the value to read, the reader or the room to write to).
+     */
     @Pausable
     @SuppressWarnings("unchecked")
     private static boolean perform(Case c) {
@@ -225,8 +229,8 @@ public final class Select {
             ((ValueProcess<Object>) c.handler).run(v);
             return true;
         }
-        if (c.kind == Kind.WRITE) {
-            committed((AltingChannelOutput<Object>) c.guard, c.value);
+        if (c.kind == Kind.WRITE && !committed((AltingChannelOutput<Object>) c.guard, c.value)) {
+            return false;
         }
         if (c.handler != null) {
             ((CSProcess) c.handler).run();
@@ -236,29 +240,27 @@ public final class Select {
 
     /**
      * Reads after the choice: a cancellation does not refuse it, since a writer may count on it. From a channel
-     * of Weft's, what is there now, or {@link ChannelImpl#TAKEN} if another reader took it (see
-     * {@link ChannelImpl.In#readChosen}); a selecting writer's promise, and other inputs, are read as usual.
+     * of Weft's, {@link ChannelImpl#TAKEN} if another reader took what the choice saw and no writer is bound to
+     * come (the channel's invariant 7).
      */
     @Pausable
     private static Object committed(AltingChannelInput<Object> in) {
         Fiber me = Fiber.current();
         FiberAccess.committed(me, true);
         try {
-            if (in instanceof ChannelImpl.In) {
-                Object v = ((ChannelImpl<?>.In) in).readChosen(me);
-                if (v != ChannelImpl.PROMISED) {
-                    return v;
-                }
-            }
             return in.read();
         } finally {
             FiberAccess.committed(me, false);
         }
     }
 
-    /** Writes after the choice: a cancellation does not refuse it, since a reader may count on it. */
+    /**
+     * Writes after the choice: a cancellation does not refuse it, since a reader may count on it. False, with
+     * nothing written, if on a channel of Weft's another writer took the reader or the room the choice saw and no
+     * reader is bound to come (the channel's invariant 7).
+     */
     @Pausable
-    private static void committed(AltingChannelOutput<Object> out, Object value) {
+    private static boolean committed(AltingChannelOutput<Object> out, Object value) {
         Fiber me = Fiber.current();
         FiberAccess.committed(me, true);
         try {
@@ -266,5 +268,6 @@ public final class Select {
         } finally {
             FiberAccess.committed(me, false);
         }
+        return !ChannelImpl.takenFrom(me);
     }
 }

@@ -164,23 +164,71 @@ class SelectTest {
                     assertEquals(read[v[0]]++, v[1], "writer " + v[0] + "'s order");
                 }
             });
-            for (Fiber f : fibers) {
-                for (int k = 0; k < 1 + f.hashCode() % 7; k++) {
-                    Fiber.yield();
-                }
-                f.cancel();
-                try {
-                    f.join();
-                } catch (CancelledException expected) {
-                    // stopped at a pause
-                }
-            }
+            cancelEachAfterAWhile(fibers);
             stop.out().close(); // the reader's stop guard becomes ready
             reader.join();
             for (int w = 0; w < writers; w++) {
                 assertEquals(written[w].get(), read[w], "writer " + w);
             }
         }));
+    }
+
+    /**
+     * The mirror: readers in selects are cancelled at random moments while a writer commits to them with an
+     * alternative. A select whose read a writer's check claimed waits for that writer even where another party
+     * took what its choice saw (the writer counts on it), so the writer is never left waiting, and every value
+     * whose write returned is read exactly once.
+     */
+    @Test
+    @Timeout(120)
+    void cancelledReadersNeverStrandACommittedWriter() {
+        Schedulers.onOneAndTwoWorkers(ITERATIONS, s -> Weft.run(s, () -> {
+            One2AnyChannel<Integer> c = Channel.one2any();
+            AtomicInteger read = new AtomicInteger();
+            AtomicInteger sum = new AtomicInteger();
+            List<Fiber> fibers = new ArrayList<>();
+            for (int r = 0; r < 3; r++) {
+                fibers.add(Weft.spawn(() -> {
+                    while (true) {
+                        new Select().read(c.in(), v -> {
+                            read.incrementAndGet();
+                            sum.addAndGet(v);
+                        }).run();
+                    }
+                }));
+            }
+            One2OneChannel<Boolean> stop = Channel.one2one();
+            int[] written = new int[2]; // count, sum
+            Fiber writer = Weft.spawn(() -> {
+                Alternative alt = new Alternative(stop.in(), c.out());
+                for (int i = 1; alt.priSelect() == 1; i++) {
+                    c.out().write(i);
+                    written[0]++;
+                    written[1] += i;
+                }
+            });
+            cancelEachAfterAWhile(fibers);
+            stop.out().close(); // the writer's stop guard becomes ready
+            writer.join();
+            assertEquals(written[0], read.get(), "values read");
+            assertEquals(written[1], sum.get(), "the values' sum");
+        }));
+    }
+
+    /** Cancels each of {@code fibers} after a few yields (a number of its own), and waits until it ends. */
+    @Pausable
+    private static void cancelEachAfterAWhile(List<Fiber> fibers) {
+        for (Fiber f : fibers) {
+            for (int k = 0; k < 1 + f.hashCode() % 7; k++) {
+                Fiber.yield();
+            }
+            f.cancel();
+            try {
+                f.join();
+            } catch (CancelledException expected) {
+                // stopped at a pause
+            }
+        }
     }
 
     @Test

@@ -18,8 +18,9 @@ import org.jetbrains.lincheck.datastructures.RandomProvider;
  * that every read and write finds its partner, whatever the interleaving:
  *
  * <ul>
- *   <li>each thread is a writer (writes, selects on the output, {@code selectNow()} on the output) or a reader
- *       (reads, selects on the input, {@code pending()}, {@code selectNow()} on the input); an unshared end has one
+ *   <li>each thread is a writer (writes, alternatives and {@code Select}s on the output, {@code selectNow()} on
+ *       the output) or a reader (reads, alternatives and {@code Select}s on the input, {@code pending()},
+ *       {@code selectNow()} on the input); an unshared end has one
  *       such thread. {@code close()} runs in writer threads (in any thread when the output is shared),
  *       {@code poison()} in any; a scenario closes or poisons the channel, not both;
  *   <li>with W values written (the sequential first part writes up to the capacity, as the channel's starting
@@ -118,10 +119,10 @@ public final class BalancedScenarios extends ExecutionGenerator {
                 ops.add(actor("pending"));
             } else if (writer) {
                 counts.written++;
-                ops.add(actor(r < 3 ? "selectWrite" : "write", values.next()));
+                ops.add(actor(r < 2 ? "selectWrite" : r == 2 ? "selectCaseWrite" : "write", values.next()));
             } else {
                 counts.read++;
-                ops.add(actor(r < 3 ? "selectRead" : "read"));
+                ops.add(actor(r < 2 ? "selectRead" : r == 2 ? "selectCaseRead" : "read"));
             }
         }
         return ops;

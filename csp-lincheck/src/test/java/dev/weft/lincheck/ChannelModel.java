@@ -71,6 +71,10 @@ public abstract class ChannelModel {
         return read();
     }
 
+    public Object selectCaseRead() {
+        return read();
+    }
+
     public Outcome write(int v) {
         if (poisoned) {
             return Outcome.POISONED;
@@ -83,6 +87,10 @@ public abstract class ChannelModel {
     }
 
     public Outcome selectWrite(int v) {
+        return write(v);
+    }
+
+    public Outcome selectCaseWrite(int v) {
         return write(v);
     }
 

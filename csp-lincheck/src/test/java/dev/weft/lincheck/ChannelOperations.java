@@ -5,6 +5,7 @@ import dev.weft.csp.AltingChannelOutput;
 import dev.weft.csp.Alternative;
 import dev.weft.csp.ChannelClosedException;
 import dev.weft.csp.PoisonException;
+import dev.weft.csp.Select;
 import java.util.ArrayList;
 import java.util.List;
 import org.jetbrains.lincheck.datastructures.Operation;
@@ -50,6 +51,23 @@ public abstract class ChannelOperations {
         return read();
     }
 
+    /**
+     * A {@link Select} with one read case: its read is part of its choice, and if another reader took what the
+     * choice saw, it chooses (and so waits) again.
+     */
+    @Operation
+    public Object selectCaseRead() {
+        Object[] got = new Object[1];
+        try {
+            new Select().read(in, v -> got[0] = v).run();
+            return got[0];
+        } catch (ChannelClosedException end) {
+            return Outcome.CLOSED;
+        } catch (PoisonException poison) {
+            return Outcome.POISONED;
+        }
+    }
+
     /** {@code write(v)}. */
     @Operation
     public Outcome write(int v) {
@@ -62,6 +80,23 @@ public abstract class ChannelOperations {
         boolean afterPoison = poisonBegun;
         new Alternative(out).priSelect();
         return write(v, afterPoison);
+    }
+
+    /**
+     * A {@link Select} with one write case: its write is part of its choice, and if another writer took the
+     * reader or the room the choice saw, it chooses (and so waits) again. Poison as in {@link #write(int, boolean)}.
+     */
+    @Operation
+    public Outcome selectCaseWrite(int v) {
+        boolean afterPoison = poisonBegun;
+        try {
+            new Select().write(out, v).run();
+            return Outcome.OK;
+        } catch (ChannelClosedException closed) {
+            return Outcome.CLOSED;
+        } catch (PoisonException poison) {
+            return afterPoison ? Outcome.POISONED : Outcome.OK;
+        }
     }
 
     /**

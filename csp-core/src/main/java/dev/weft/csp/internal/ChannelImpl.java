@@ -62,6 +62,15 @@ import java.util.List;
  * <li>A registration is <em>open</em> (its select chose nothing yet), a promise, or <em>dead</em> (its select
  *     chose something else): dead ones are dropped where met; a select that ends takes its open and dead
  *     ones out, never a promise.
+ * <li><b>A committed operation waits only for a party that may be bound to come.</b> A {@code Select}'s chosen
+ *     case ({@link Fiber#committed}) ignores cancellation, so it must not wait where no partner is bound to
+ *     come. If another party of a shared end took what the choice saw, and there is neither a partner, nor a
+ *     promise of one, nor the end, nor a promise of its own that a partner's check claimed (that partner's
+ *     process may come for it, after an {@code Alternative}'s choice, counting on it: 3), it exchanges nothing
+ *     and says {@link #TAKEN}; the select chooses again. A writer's promise given back to the queue by a reader
+ *     served by another writer is {@link Selection.Registration#orphaned}: nobody counts on it. The decision is
+ *     made under the same lock as the wait it would start, so a promise it finds cannot leave meanwhile (Go's
+ *     select likewise sends or receives as part of its choice).
  * </ol>
  *
  * <p>Faults. A {@link StackOverflowError} can strike at any call, and a lock left held would stall every
@@ -307,6 +316,7 @@ public final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T
         for (Object p = q.poll(); p != null; p = q.poll()) { // only registrations are queued
             Selection.Registration r = (Selection.Registration) p;
             if (r.promisedAt != null) {
+                r.orphaned = false; // its taker waits for it
                 return r;
             }
             if (promise(r, q)) {
@@ -342,6 +352,7 @@ public final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T
                 return false;
             }
             if (r.promisedAt != null) {
+                r.orphaned = false; // the checking select's process may come for it (invariant 7)
                 return true;
             }
             if (promise(r, q)) {
@@ -381,6 +392,7 @@ public final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T
             if (next != null) {
                 next.transfer = reader.transfer;
             } else {
+                ((Selection.Registration) reader.transfer).orphaned = true; // until a reader takes it (invariant 7)
                 out.addFirst(reader.transfer);
             }
             reader.transfer = null;
@@ -594,10 +606,25 @@ public final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T
         return (state & POISONED) != 0 ? poisonedError() : closedError();
     }
 
-    /** What {@link In#readChosen} returns when another reader took what the choice saw and nothing is left. */
+    /**
+     * What a committed operation ({@link Fiber#committed}: a {@code Select}'s chosen case) finds when another party
+     * of a shared end took what the choice saw and nothing else is there, neither a partner nor a promise of one:
+     * {@link In#read} returns it, {@link Out#write} leaves it in the writer's {@link Fiber#transfer}
+     * ({@link #takenFrom}), and nothing was exchanged (invariant 7).
+     */
     public static final Object TAKEN = new Object();
-    /** What {@link In#readChosen} returns when only a selecting writer's promise is there: {@link In#read} waits for it. */
-    public static final Object PROMISED = new Object();
+
+    /**
+     * Whether the committed write that {@code me} just made found its reader or room taken ({@link #TAKEN}):
+     * nothing was written. Clears the mark.
+     */
+    public static boolean takenFrom(Fiber me) {
+        if (me.transfer != TAKEN) {
+            return false;
+        }
+        me.transfer = null;
+        return true;
+    }
 
     // ---------------------------------------------------------------------------------- the ends
 
@@ -699,7 +726,7 @@ public final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T
         @Override
         @Pausable
         @SuppressWarnings("unchecked")
-        public T read() { // readChosen mirrors its first half: change them together
+        public T read() {
             if (Simulation.anyCreated()) {
                 FiberPauses.simulationPoint();
             }
@@ -710,9 +737,9 @@ public final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T
             }
             boolean locked = true; // false once released, or handed to the pause (see Faults above)
             try {
-                if (promised != null) {
-                    remove(promised); // its process is here now (if a writer took it, that writer waits)
-                }
+                // Its process is here now (if a writer took it, that writer waits). Still queued, it was claimed
+                // by a writer's check, whose process may be on its way here (invariant 7).
+                boolean claimed = promised != null && remove(promised);
                 if (buffer != null && !buffer.isEmpty()) {
                     locked = false; // handed over: takeBuffered releases it, and frees it itself on a fault
                     return takeBuffered();
@@ -740,6 +767,11 @@ public final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T
                     locked = false;
                     throw new IllegalStateException("two processes read the single-reader input of a channel at"
                             + " once; use a one2any or any2any channel to share the input");
+                }
+                if (w == null && me.committed && !claimed && !closed()) { // nobody is bound to come (invariant 7)
+                    unlock();
+                    locked = false;
+                    return (T) TAKEN;
                 }
                 me.transfer = w; // a writer's promise: its process will hand this reader its value (invariant 3)
                 add(me);
@@ -773,63 +805,6 @@ public final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T
                 throw t;
             }
             return empty ? null : takeBuffered(); // as read() does: the freed room goes to a waiting writer (invariant 2)
-        }
-
-        /**
-         * The read of a select's chosen read case ({@code Select}), done at once: the value the choice saw, or
-         * another that a buffer or a waiting writer holds now, or {@link #TAKEN} if another reader of a shared end
-         * took it meanwhile and nothing is left (the select then chooses again, as if it had not chosen yet: Go's
-         * select receives as part of its choice), or {@link #PROMISED} if only a selecting writer's promise is
-         * there (its process comes to write: {@link #read} waits for it). Throws as {@link #read} on a poisoned
-         * channel or at the end. Never pauses. {@code me}: the calling fiber (or thread's stand-in). Its first
-         * half mirrors {@link #read}'s (kept apart so that the hottest pausable method gains no woven frame):
-         * change them together.
-         */
-        public Object readChosen(Fiber me) {
-            Selection.Registration promised = promiseOf(me, this);
-            if (!lockFor(me, this, promised != null)) {
-                throw refusal(me, this);
-            }
-            boolean locked = true; // false once released (see Faults above)
-            try {
-                if (promised != null) {
-                    remove(promised); // its process is here now (if a writer took it, that writer waits)
-                }
-                if (buffer != null && !buffer.isEmpty()) {
-                    locked = false; // handed over: takeBuffered releases it, and frees it itself on a fault
-                    return takeBuffered();
-                }
-                Object w = takeParty(out);
-                if (w instanceof Fiber) {
-                    Fiber f = (Fiber) w;
-                    Object v = f.transfer;
-                    f.transfer = null;
-                    unlock();
-                    locked = false;
-                    f.wakeFromChannel();
-                    return v;
-                }
-                if (w != null) {
-                    out.addFirst(w); // left first for read(), which takes it and waits for its process
-                    unlock();
-                    locked = false;
-                    return PROMISED;
-                }
-                // Closed: the end (invariant 4), unless a reader holds a writer's promise, whose value read() waits
-                // out as before (a select that chose again would find the closed end ready, and spin).
-                Object result = !closed() ? TAKEN : in.hasFiberHoldingPromise() ? PROMISED : null;
-                unlock();
-                locked = false;
-                if (result == null) {
-                    throw closedError();
-                }
-                return result;
-            } catch (Throwable t) {
-                if (locked) {
-                    state &= ~LOCKED;
-                }
-                throw t;
-            }
         }
 
         /** Whether a reader waits on this end, or an alternative that waits has registered here. */
@@ -962,7 +937,8 @@ public final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T
             boolean locked = true; // false once released, or handed to the pause (see Faults above)
             try {
                 Fiber r = null;
-                if (promised != null && !remove(promised)) { // a reader took the promise and waits for this value
+                boolean queued = promised != null && remove(promised);
+                if (promised != null && !queued) { // a reader took the promise and waits for this value
                     r = in.fiberHolding(promised);
                     if (r != null) {
                         in.remove(r);
@@ -988,14 +964,19 @@ public final class ChannelImpl<T> implements One2OneChannel<T>, Any2OneChannel<T
                     wake(reading); // a select waiting to read finds the value in the buffer
                     return;
                 }
-                if (buffer == null) {
-                    takePromise(in); // a reader's promise, or a select claimed as one: it comes for this value
-                }
+                // A reader's promise, or a select claimed as one: it comes for this value.
+                Object reader = buffer == null ? takePromise(in) : null;
                 if ((state & SHARED_WRITERS) == 0 && hasFiberOtherThan(me)) {
                     unlock();
                     locked = false;
                     throw new IllegalStateException("two processes write the single-writer output of a channel at"
                             + " once; use an any2one or any2any channel to share the output");
+                }
+                if (reader == null && me.committed && !closed() && (!queued || promised.orphaned)) { // invariant 7
+                    me.transfer = TAKEN; // a promise of this select's, if any, is withdrawn: nobody held it
+                    unlock();
+                    locked = false;
+                    return;
                 }
                 me.transfer = value;
                 add(me);

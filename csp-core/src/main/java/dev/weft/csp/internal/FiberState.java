@@ -87,7 +87,9 @@ public abstract class FiberState extends Schedulable {
     /**
      * Set while the fiber performs the channel operation that follows its {@link Select}'s choice, to which a
      * partner may have committed: a cancellation neither refuses it nor withdraws its wait (the next pause
-     * throws instead). Written before the operation takes the channel's lock, read under that lock.
+     * throws instead). So such an operation waits only for a partner bound to come, and otherwise returns
+     * without exchanging anything (see {@link ChannelImpl}'s invariant 7). Written before the operation takes the
+     * channel's lock, read under that lock.
      */
     protected boolean committed;
     /** A value handed over by the party that woke this fiber (a channel's writer, for one). */

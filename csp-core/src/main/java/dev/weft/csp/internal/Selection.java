@@ -103,6 +103,13 @@ public final class Selection implements Waitable {
          * channel's lock; see {@code ChannelImpl}'s invariants.
          */
         public ChannelImpl.End promisedAt;
+        /**
+         * A writer's promise that a reader gave back to the output's queue, having been served by another writer
+         * or withdrawn, with no other reader to take it: no process counts on it until a reader takes it or a
+         * select's check finds it. Its select's write may then choose again ({@code ChannelImpl}'s invariant 7).
+         * Under the channel's lock.
+         */
+        boolean orphaned;
 
         public Registration(Selection selection, int index) {
             this.selection = selection;
