@@ -89,7 +89,8 @@ class SaveReservesTest {
     /**
      * Each value read is the next of a counter fed through a channel, so that every read pauses: {@code locals}
      * keeps many values of several types across a read, {@code onStack} a long and a string under the call,
-     * {@code shared} the same locals at two reads, {@code wide} {@value #WIDE} longs.
+     * {@code shared} the same locals at two reads, {@code wide} {@value #WIDE} longs. Where {@code in} is not used
+     * after the last read, that pause saves the call's receiver: in the pause block, with the values on the stack.
      */
     private static String source() {
         StringBuilder wide = new StringBuilder();
@@ -136,7 +137,7 @@ class SaveReservesTest {
                         Object e = in.read();
                         Long f = in.read();
                         long g = in.read();
-                        return a + (long) b + c + (long) d + (Long) e + f + g;
+                        return a + (long) b + c + (long) d + (Long) e + f + g + live(in);
                     }
 
                     @Pausable
@@ -152,7 +153,12 @@ class SaveReservesTest {
                         Object o = in.read();
                         in.read();
                         in.read();
-                        return a + (Long) o;
+                        return a + (Long) o + live(in);
+                    }
+
+                    /** 0, using {@code in} after the last read: that read's receiver is then a saved local. */
+                    static long live(ChannelInput<Long> in) {
+                        return in == null ? 1 : 0;
                     }
 
                     @Pausable
