@@ -222,26 +222,23 @@ final class ResumeCode implements Opcodes {
     }
 
     /**
-     * The site's saved locals put into the fiber, then the call's {@code PauseSite}, which the pause block
+     * The site's saved locals pushed into the fiber, then the call's {@code PauseSite}, which the pause block
      * left on the operand stack (last, so that resuming pops it first), then the method returns (a zero value)
-     * to its caller. The puts are out of line, in the class's {@link SaveMethods} where it can have them; either
-     * way one reserve makes room for the locals and the site first.
+     * to its caller. The pushes are out of line, in the class's {@link SaveMethods} where it can have them.
      */
     private InsnList saveLocals(PauseSitePlan s) {
         InsnList b = new InsnList();
         MethodInsnNode save = saves.call(s.savedTypes());
-        if (save == null) {
-            b.add(reserve(s.savedTypes(), 1, fiberSlot));
-        }
         for (int n = s.saved.nextSetBit(0); n >= 0; n = s.saved.nextSetBit(n + 1)) {
             Type t = s.frame.getLocal(n).getType();
             b.add(new VarInsnNode(t.getOpcode(ILOAD), n));
             if (save == null) {
-                b.add(put(t));
+                b.add(push(t));
             }
         }
         b.add(new VarInsnNode(ALOAD, fiberSlot));
-        b.add(save != null ? save : putResume());
+        b.add(save != null ? save
+                : new MethodInsnNode(INVOKESTATIC, CONT, "pushResume", "(" + SITE_DESC + CONT_DESC + ")V", false));
         Type r = Type.getReturnType(method.desc);
         if (r.getSort() != Type.VOID) {
             b.add(zero(r));
@@ -311,8 +308,7 @@ final class ResumeCode implements Opcodes {
     /**
      * Saves this frame after the callee paused: receiver, stack (top first), and leaves the call's
      * {@code PauseSite} on the operand stack; the locals follow, then the site ({@link #saveLocals}). It is on
-     * the call's line, so that a debugger stepping over a call that pauses stays there. If it saves anything
-     * itself, one reserve makes room for that first (the locals' block reserves for its own).
+     * the call's line, so that a debugger stepping over a call that pauses stays there.
      */
     private InsnList pauseBlock(PauseSitePlan s, int k) {
         InsnList b = new InsnList();
@@ -322,23 +318,10 @@ final class ResumeCode implements Opcodes {
         if (ret.getSize() > 0) {
             b.add(new InsnNode(ret.getSize() == 2 ? POP2 : POP));
         }
-        List<Type> put = new ArrayList<>();
-        if (s.receiverTemp >= 0) {
-            put.add(Type.getObjectType("java/lang/Object"));
-        }
-        for (int i = s.stackBase - 1; i >= 0; i--) {
-            BasicValue v = s.frame.getStack(i);
-            if (!s.isRebuildable(v)) {
-                put.add(v.getType());
-            }
-        }
-        if (!put.isEmpty()) {
-            b.add(reserve(put, 0, fiberSlot));
-        }
         int refs = 0;
         if (s.receiverTemp >= 0) {
             b.add(new VarInsnNode(ALOAD, s.receiverTemp));
-            b.add(put(Type.getObjectType("java/lang/Object")));
+            b.add(push(Type.getObjectType("java/lang/Object")));
             refs++;
         }
         for (int i = s.stackBase - 1; i >= 0; i--) {
@@ -346,7 +329,7 @@ final class ResumeCode implements Opcodes {
             if (s.isRebuildable(v)) {
                 b.add(new InsnNode(v.getSize() == 2 ? POP2 : POP));
             } else {
-                b.add(put(v.getType()));
+                b.add(push(v.getType()));
                 refs += isReference(v.getType()) ? 1 : 0;
             }
         }
@@ -357,7 +340,7 @@ final class ResumeCode implements Opcodes {
         return b;
     }
 
-    /** Whether {@link #put} saves a value of type {@code t} as a reference (not as a primitive). */
+    /** Whether {@link #push} saves a value of type {@code t} as a reference (not as a primitive). */
     private static boolean isReference(Type t) {
         return t.getSort() >= Type.ARRAY;
     }
@@ -457,46 +440,26 @@ final class ResumeCode implements Opcodes {
         return b;
     }
 
-    private InsnList put(Type t) {
+    private InsnList push(Type t) {
         InsnList b = new InsnList();
         b.add(new VarInsnNode(ALOAD, fiberSlot));
-        b.add(putCall(t));
+        b.add(pushCall(t));
         return b;
     }
 
-    /**
-     * {@code Continuation.reserve}: room for {@code values} and {@code sites} sites (0 or 1), counted as
-     * primitives and references, with the fiber in local {@code fiber}. Woven code reserves before it puts: the
-     * {@code put} calls check nothing.
-     */
-    static InsnList reserve(List<Type> values, int sites, int fiber) {
-        int refs = (int) values.stream().filter(ResumeCode::isReference).count();
-        InsnList b = new InsnList();
-        b.add(intConstant(values.size() - refs));
-        b.add(intConstant(refs + sites));
-        b.add(new VarInsnNode(ALOAD, fiber));
-        b.add(new MethodInsnNode(INVOKESTATIC, CONT, "reserve", "(II" + CONT_DESC + ")V", false));
-        return b;
-    }
-
-    /** The call that puts a value of type {@code t} (then the fiber) into the room reserved in the fiber. */
-    static MethodInsnNode putCall(Type t) {
+    /** The call that pushes a value of type {@code t} (then the fiber) onto the fiber's saved stacks. */
+    static MethodInsnNode pushCall(Type t) {
         String name;
         String desc;
         switch (t.getSort()) {
             case Type.BOOLEAN: case Type.BYTE: case Type.CHAR: case Type.SHORT: case Type.INT:
-                name = "putInt"; desc = "(I" + CONT_DESC + ")V"; break;
-            case Type.LONG: name = "putLong"; desc = "(J" + CONT_DESC + ")V"; break;
-            case Type.FLOAT: name = "putFloat"; desc = "(F" + CONT_DESC + ")V"; break;
-            case Type.DOUBLE: name = "putDouble"; desc = "(D" + CONT_DESC + ")V"; break;
-            default: name = "putRef"; desc = "(Ljava/lang/Object;" + CONT_DESC + ")V"; break;
+                name = "pushInt"; desc = "(I" + CONT_DESC + ")V"; break;
+            case Type.LONG: name = "pushLong"; desc = "(J" + CONT_DESC + ")V"; break;
+            case Type.FLOAT: name = "pushFloat"; desc = "(F" + CONT_DESC + ")V"; break;
+            case Type.DOUBLE: name = "pushDouble"; desc = "(D" + CONT_DESC + ")V"; break;
+            default: name = "pushRef"; desc = "(Ljava/lang/Object;" + CONT_DESC + ")V"; break;
         }
         return new MethodInsnNode(INVOKESTATIC, CONT, name, desc, false);
-    }
-
-    /** {@code Continuation.putResume(site, fiber)}: the site last, in the room its block reserved. */
-    static MethodInsnNode putResume() {
-        return new MethodInsnNode(INVOKESTATIC, CONT, "putResume", "(" + SITE_DESC + CONT_DESC + ")V", false);
     }
 
     private InsnList pop(Type t) {

@@ -13,9 +13,8 @@ import org.objectweb.asm.tree.VarInsnNode;
 
 /**
  * The out-of-line code that saves a paused frame's locals: {@code private static synthetic void
- * weft$save(PauseSite site, values..., Continuation fiber)} reserves room for the values and the site in the
- * fiber ({@code Continuation.reserve}, one check), puts each value there, then the site, one method per shape of
- * values, shared by every pause of the class that saves values of that shape.
+ * weft$save(PauseSite site, values..., Continuation fiber)} pushes each value into the fiber, then the site, one
+ * method per shape of values, shared by every pause of the class that saves values of that shape.
  *
  * <p>Why out of line: a pause saves one call per value; inside the woven method that code would count against
  * the method's size in the JIT's inlining decisions and be compiled with it, although the common path, the one
@@ -59,7 +58,7 @@ final class SaveMethods implements Opcodes {
         return new MethodInsnNode(INVOKESTATIC, cls.name, NAME, desc, itf);
     }
 
-    /** The type a value is saved as: {@link ResumeCode#putCall} saves every reference as an Object. */
+    /** The type a value is saved as: {@link ResumeCode#pushCall} saves every reference as an Object. */
     private static Type erased(Type t) {
         switch (t.getSort()) {
             case Type.BOOLEAN: case Type.BYTE: case Type.CHAR: case Type.SHORT: case Type.INT:
@@ -79,20 +78,20 @@ final class SaveMethods implements Opcodes {
             fiber += p.getSize();
         }
         fiber -= 1;
-        m.instructions.add(ResumeCode.reserve(List.of(params).subList(1, params.length - 1), 1, fiber));
         int slot = 1;
         for (int i = 1; i < params.length - 1; i++) {
             m.instructions.add(new VarInsnNode(params[i].getOpcode(ILOAD), slot));
             m.instructions.add(new VarInsnNode(ALOAD, fiber));
-            m.instructions.add(ResumeCode.putCall(params[i]));
+            m.instructions.add(ResumeCode.pushCall(params[i]));
             slot += params[i].getSize();
         }
         m.instructions.add(new VarInsnNode(ALOAD, 0));
         m.instructions.add(new VarInsnNode(ALOAD, fiber));
-        m.instructions.add(ResumeCode.putResume());
+        m.instructions.add(new MethodInsnNode(INVOKESTATIC, CONT, "pushResume",
+                "(" + SITE.getDescriptor() + "L" + CONT + ";)V", false));
         m.instructions.add(new InsnNode(RETURN));
         m.maxLocals = fiber + 1;
-        m.maxStack = 3; // a value (two slots at most) and the fiber, or the reserve's two counts and the fiber
+        m.maxStack = 3;
         cls.methods.add(m);
         return m;
     }

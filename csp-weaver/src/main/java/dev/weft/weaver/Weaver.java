@@ -8,7 +8,7 @@ package dev.weft.weaver;
  */
 public final class Weaver {
     /** Version of the contract between woven code and the runtime; recorded in every woven class. */
-    public static final int ABI_VERSION = 8; // 8: Continuation.reserve and put*; 7: pushResumeIfPausing; 6: package abi
+    public static final int ABI_VERSION = 7; // 7: Continuation.pushResumeIfPausing; 6: the ABI in dev.weft.csp.abi
 
     private final ClassHierarchy hierarchy;
     private final boolean preemptive;

@@ -11,13 +11,11 @@ import java.util.Collections;
  * <ul>
  *   <li>Every woven method takes the running fiber as its last parameter.</li>
  *   <li>After each pausable call the caller reads {@link #mode}. {@link #PAUSING} means the callee has
- *       saved its frame: the caller saves the values it needs after the call (live locals and operand stack
- *       values that cannot be rebuilt), records where it paused ({@link #putResume}: the call's constant
- *       {@link PauseSite}, which holds the call site, for dumps, and the resume point, an index) and returns.
- *       Each block of code that saves first makes room for all it saves ({@link #reserve}: how many
- *       primitives and references, the site counted as one), then puts them, with no check per value. A
- *       call after which the caller returns at once ({@link #pushResumeIfPausing}) records its site without
- *       reading the mode itself.</li>
+ *       saved its frame: the caller records where it paused ({@link #pushResume}: the call's constant
+ *       {@link PauseSite}, which holds the call site, for dumps, and the resume point, an index), saves the
+ *       values it needs after the call (live locals and operand stack values that cannot be rebuilt) and
+ *       returns. A call after which the caller returns at once ({@link #pushResumeIfPausing}) records its site
+ *       without reading the mode itself.</li>
  *   <li>On entry a woven method reads {@link #mode}. {@link #RESUMING} means it is being re-entered:
  *       it pops its resume point ({@link #popResume}) and values, rebuilds its operand stack, and calls
  *       the callee again, which does the same, down to the primitive that paused; that primitive sets the
@@ -29,11 +27,6 @@ import java.util.Collections;
  * resuming pops it first; it records how many references its frame saved, so that a dump can walk the
  * frames. The arrays are reused from pause to pause: pausing allocates nothing once they have grown to the
  * fiber's depth. A frame that saves no primitive costs no {@code long[]} at all.
- *
- * <p>Why a reservation per block rather than a check per value: the JIT inlines the save code into woven
- * methods, and a check per value brought its own inlined growth ({@code Arrays.copyOf}) along, compiled because
- * each new fiber starts with empty stacks and grows them. One check per block, growing out of line, leaves one
- * such branch per block and none per value.
  */
 public abstract class Continuation {
     /** For the runtime's subclass ({@code Schedulable}): woven code only reads and writes the fields below. */
@@ -78,73 +71,18 @@ public abstract class Continuation {
     }
 
     /**
-     * Makes room for what a block of woven code saves next: {@code prims} primitives and {@code refs}
-     * references, counting the frame's site as one if the block records it ({@link #putResume}). The
-     * {@code put} methods that follow then check nothing; putting more than was reserved is corrupt state.
-     * Woven code passes constants, so that the JIT folds away the check, and the growth, of a count of 0;
-     * growing is out of line, one method per stack.
-     */
-    public static void reserve(int prims, int refs, Continuation c) {
-        if (prims != 0 && c.primRoom() < prims) {
-            c.growPrims(prims);
-        }
-        if (refs != 0 && c.refs.length - c.refTop < refs) {
-            c.growRefs(refs);
-        }
-    }
-
-    /** How many primitives fit above the top: the last element holds the top. */
-    private int primRoom() {
-        long[] a = prims;
-        int last = a.length - 1;
-        return last - (int) a[last];
-    }
-
-    /**
-     * Grows the primitive stack to hold {@code more} more values, doubling it as often as it takes (one copy).
-     * Out of line, as {@link #growRefs}: a fiber's stacks grow a few times in its life.
-     */
-    private void growPrims(int more) {
-        long[] p = prims;
-        int top = (int) p[p.length - 1];
-        int length = Math.max(2, p.length);
-        while (length - 1 - top < more) {
-            length *= 2;
-        }
-        p = Arrays.copyOf(p, length); // the old top, copied to index top or above, is free space
-        p[length - 1] = top;
-        prims = p;
-    }
-
-    /** Grows the reference stack to hold {@code more} more values, doubling it as often as it takes (one copy). */
-    private void growRefs(int more) {
-        int length = Math.max(4, refs.length);
-        while (length - refTop < more) {
-            length *= 2;
-        }
-        refs = Arrays.copyOf(refs, length);
-    }
-
-    /**
      * Records where the frame being saved paused: woven code calls it with the call's constant site once the
-     * frame has put its values, innermost frame first, in room reserved for them and the site
-     * ({@link #reserve}). At most one store per frame: a frame that pauses where the frame at its depth paused
-     * last time finds the site in place (a loop pausing at the same calls, the common case, then pays no store
-     * and no GC write barrier).
+     * frame has saved its values, innermost frame first. At most one store per frame: a frame that pauses where
+     * the frame at its depth paused last time finds the site in place (a loop pausing at the same calls, the
+     * common case, then pays no store and no GC write barrier).
      */
-    public static void putResume(PauseSite site, Continuation c) {
-        Object[] a = c.refs;
-        int top = c.refTop;
-        if (a[top] != site) {
-            a[top] = site;
-        }
-        c.refTop = top + 1;
+    public static void pushResume(PauseSite site, Continuation c) {
+        c.refTop = c.placeSite(site) + 1;
     }
 
     /**
      * After a call in tail position (the frame saves nothing and returns the callee's value whether or not it
-     * paused): records the call's site as {@link #putResume} does if the callee paused, else nothing, and makes
-     * room for it itself. Without a
+     * paused): records the call's site as {@link #pushResume} does if the callee paused, else nothing. Without a
      * branch on {@link #mode}, which a returned call leaves {@link #RUNNING} (0) or {@link #PAUSING} (1): the JIT
      * compiles a branch of woven code by its profile, and a side never taken while profiled (a process's call that
      * returns only when the process ends) would deoptimize the method the first time it is taken. Not pausing, it
@@ -159,8 +97,7 @@ public abstract class Continuation {
         Object[] a = refs;
         int top = refTop;
         if (top == a.length) {
-            growRefs(1);
-            a = refs;
+            a = grow();
         }
         if (a[top] != site) {
             a[top] = site;
@@ -193,6 +130,11 @@ public abstract class Continuation {
                 + ((PauseSite) site).text + " is none of the " + points + " of the method resuming");
     }
 
+    /** Doubles {@link #refs}. */
+    private Object[] grow() {
+        return refs = Arrays.copyOf(refs, Math.max(4, refs.length * 2));
+    }
+
     /**
      * The pause sites of the saved frames, innermost first; empty while the fiber runs. Another thread may
      * call it: the answer is then a best-effort snapshot, and never an exception. Each slot is read once, since
@@ -213,39 +155,46 @@ public abstract class Continuation {
     }
 
     // ---- saving, called as static methods so that woven code pushes the value, then the fiber ----
-    // Each puts into room that a reserve made (no check here): the JIT inlines them into woven code.
 
     /** Saves an int (also boolean, byte, char, short). */
-    public static void putInt(int v, Continuation c) {
-        c.putPrim(v);
+    public static void pushInt(int v, Continuation c) {
+        c.pushPrim(v);
     }
 
     /** Saves a long. */
-    public static void putLong(long v, Continuation c) {
-        c.putPrim(v);
+    public static void pushLong(long v, Continuation c) {
+        c.pushPrim(v);
     }
 
     /** Saves a float. */
-    public static void putFloat(float v, Continuation c) {
-        c.putPrim(Float.floatToRawIntBits(v));
+    public static void pushFloat(float v, Continuation c) {
+        c.pushPrim(Float.floatToRawIntBits(v));
     }
 
     /** Saves a double. */
-    public static void putDouble(double v, Continuation c) {
-        c.putPrim(Double.doubleToRawLongBits(v));
+    public static void pushDouble(double v, Continuation c) {
+        c.pushPrim(Double.doubleToRawLongBits(v));
     }
 
     /** Saves a reference. */
-    public static void putRef(Object v, Continuation c) {
+    public static void pushRef(Object v, Continuation c) {
+        Object[] a = c.refs;
         int top = c.refTop;
-        c.refs[top] = v;
+        if (top == a.length) {
+            a = c.grow();
+        }
+        a[top] = v;
         c.refTop = top + 1;
     }
 
-    private void putPrim(long v) {
+    private void pushPrim(long v) {
         long[] a = prims;
         int last = a.length - 1;
         int top = (int) a[last];
+        if (top == last) { // the old top, copied to index top, is overwritten below
+            prims = a = Arrays.copyOf(a, Math.max(2, a.length * 2)); // first one value and the top
+            last = a.length - 1;
+        }
         a[top] = v;
         a[last] = top + 1;
     }
@@ -260,7 +209,7 @@ public abstract class Continuation {
 
     // ---- restoring ----
 
-    /** Restores an int saved by {@link #putInt}. */
+    /** Restores an int saved by {@link #pushInt}. */
     public final int popInt() {
         return (int) popPrim();
     }

@@ -10,7 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * One pausable call of woven code: where it is, for dumps, its resume point, the index of the call among
  * its method's pausable calls, and how many references a frame that pauses there saves. That frame saves this
- * one object after those references ({@link dev.weft.csp.abi.Continuation#putResume}).
+ * one object after those references ({@link dev.weft.csp.abi.Continuation#pushResume}).
  *
  * <p>This is the weaver's ABI, not an API for users. Each call site has one instance, a constant once linked:
  * woven code of class file version 51 (Java 7) and later gets it from an {@code invokedynamic} whose call site

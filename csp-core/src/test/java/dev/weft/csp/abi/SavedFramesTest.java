@@ -18,9 +18,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The saved-frame stacks as woven code drives them: each frame reserves room, then puts its references, then
- * its {@link PauseSite}, on one reference stack; primitives on a {@code long[]} that keeps its own top; both
- * surviving growth.
+ * The saved-frame stacks as woven code drives them: each frame's references, then its {@link PauseSite}, on
+ * one reference stack; primitives on a {@code long[]} that keeps its own top; both surviving growth.
  */
 @Timeout(30)
 class SavedFramesTest {
@@ -45,13 +44,12 @@ class SavedFramesTest {
         Frames c = new Frames();
         int depth = 40;
         for (int f = 0; f < depth; f++) {
-            Continuation.reserve(2, f % 4 + 1, c);
             for (int r = 0; r < f % 4; r++) {
-                Continuation.putRef("ref" + f + "." + r, c);
+                Continuation.pushRef("ref" + f + "." + r, c);
             }
-            Continuation.putLong(f * 1_000_000_007L, c);
-            Continuation.putInt(-f, c);
-            Continuation.putResume(site(f), c);
+            Continuation.pushLong(f * 1_000_000_007L, c);
+            Continuation.pushInt(-f, c);
+            Continuation.pushResume(site(f), c);
         }
         assertTrue(c.hasSavedFrames());
         String[] sites = c.pauseSites();
@@ -78,9 +76,8 @@ class SavedFramesTest {
     @Test
     void aTailCallRecordsItsSiteOnlyIfTheCalleePaused() {
         Frames c = new Frames();
-        Continuation.reserve(0, 2, c);
-        Continuation.putRef("a", c);
-        Continuation.putResume(site(1), c);
+        Continuation.pushRef("a", c);
+        Continuation.pushResume(site(1), c);
         c.mode = Continuation.RUNNING;
         Continuation.pushResumeIfPausing(tailSite(0), c);
         assertArrayEquals(new String[] {site(1).text()}, c.pauseSites(), "returned: nothing recorded");
@@ -106,19 +103,16 @@ class SavedFramesTest {
     @Test
     void theFirstArraysHoldFourEntries() {
         Frames c = new Frames();
-        Continuation.reserve(0, 1, c);
-        Continuation.putResume(site(0), c);
+        Continuation.pushResume(site(0), c);
         Object[] refs = SavedRefs.of(c);
         assertEquals(4, refs.length);
-        Continuation.reserve(0, 3, c);
-        Continuation.putRef("a", c);
-        Continuation.putRef("b", c);
-        Continuation.putResume(site(2), c);
+        Continuation.pushRef("a", c);
+        Continuation.pushRef("b", c);
+        Continuation.pushResume(site(2), c);
         assertSame(refs, SavedRefs.of(c), "two sites and two references fit");
         assertSame(site(0), refs[0]);
         assertSame(site(2), refs[3]);
-        Continuation.reserve(0, 1, c);
-        Continuation.putRef("c", c);
+        Continuation.pushRef("c", c);
         assertEquals(8, SavedRefs.of(c).length);
         assertEquals("c", c.popRef());
         assertEquals(2, c.popResume(POINTS));
@@ -128,66 +122,18 @@ class SavedFramesTest {
         c.clearSavedFrames();
         assertEquals(0, SavedRefs.of(c).length);
 
-        Continuation.reserve(3, 0, c); // three values and the top
         for (int i = 0; i < 3; i++) {
-            Continuation.putInt(i, c);
+            Continuation.pushInt(i, c); // three values and the top
         }
         assertEquals(4, SavedRefs.prims(c).length);
-        assertEquals(0, SavedRefs.of(c).length, "no reference reserved, none grown");
-        Continuation.reserve(1, 0, c);
-        Continuation.putInt(3, c);
+        Continuation.pushInt(3, c);
         assertEquals(8, SavedRefs.prims(c).length);
         for (int i = 3; i >= 0; i--) {
             assertEquals(i, c.popInt());
         }
         c.clearSavedFrames();
-        Continuation.reserve(1, 0, c);
-        Continuation.putLong(Long.MIN_VALUE, c); // the shared empty stack was never written
+        Continuation.pushLong(Long.MIN_VALUE, c); // the shared empty stack was never written
         assertEquals(Long.MIN_VALUE, c.popLong());
-    }
-
-    /**
-     * One reservation grows each stack once, doubling as often as it takes, and keeps what was saved below; a
-     * reservation that fits, or of nothing, leaves the arrays as they are.
-     */
-    @Test
-    void aReservationGrowsOnceToFitEverything() {
-        Frames c = new Frames();
-        Continuation.reserve(0, 0, c);
-        assertEquals(0, SavedRefs.of(c).length, "nothing reserved, nothing allocated");
-        assertEquals(1, SavedRefs.prims(c).length);
-        Continuation.reserve(2, 2, c);
-        Continuation.putDouble(-0.5, c);
-        Continuation.putFloat(Float.NaN, c);
-        Continuation.putRef("x", c);
-        Continuation.putResume(site(1), c);
-        long[] prims = SavedRefs.prims(c);
-        Object[] refs = SavedRefs.of(c);
-        Continuation.reserve(1, 2, c);
-        assertSame(prims, SavedRefs.prims(c), "one more primitive fits beside the top");
-        assertSame(refs, SavedRefs.of(c), "two more references fit");
-        Continuation.reserve(20, 30, c);
-        assertEquals(32, SavedRefs.prims(c).length, "2 saved, 20 reserved and the top: 4 doubled thrice");
-        assertEquals(32, SavedRefs.of(c).length, "2 saved and 30 reserved: 4 doubled thrice");
-        for (int i = 0; i < 20; i++) {
-            Continuation.putLong(i, c);
-        }
-        for (int i = 0; i < 29; i++) {
-            Continuation.putRef(i, c);
-        }
-        Continuation.putResume(site(4), c);
-        assertEquals(4 % 3, c.popResume(POINTS));
-        for (int i = 28; i >= 0; i--) {
-            assertEquals(i, c.popRef());
-        }
-        for (int i = 19; i >= 0; i--) {
-            assertEquals(i, c.popLong());
-        }
-        assertEquals(1, c.popResume(POINTS));
-        assertEquals("x", c.popRef());
-        assertTrue(Float.isNaN(c.popFloat()));
-        assertEquals(-0.5, c.popDouble());
-        assertFalse(c.hasSavedFrames());
     }
 
     /**
@@ -199,22 +145,17 @@ class SavedFramesTest {
         Frames c = new Frames();
         PauseSite a = PauseSite.of("test.Loop.run(Loop.java:10)", 0, 0);
         PauseSite b = PauseSite.of("test.Loop.run(Loop.java:11)", 1, 0);
-        Continuation.reserve(0, 1, c);
-        Continuation.putResume(a, c);
+        Continuation.pushResume(a, c);
         assertEquals(0, c.popResume(POINTS));
-        Continuation.reserve(0, 1, c);
-        Continuation.putResume(a, c);
+        Continuation.pushResume(a, c);
         assertArrayEquals(new String[] {a.text()}, c.pauseSites());
         assertEquals(0, c.popResume(POINTS));
-        Continuation.reserve(0, 1, c);
-        Continuation.putResume(b, c);
+        Continuation.pushResume(b, c);
         assertArrayEquals(new String[] {b.text()}, c.pauseSites());
         assertEquals(1, c.popResume(POINTS));
-        Continuation.reserve(0, 1, c);
-        Continuation.putRef("r", c); // over the slot where b was left
+        Continuation.pushRef("r", c); // over the slot where b was left
         assertEquals("r", c.popRef());
-        Continuation.reserve(0, 1, c);
-        Continuation.putResume(b, c);
+        Continuation.pushResume(b, c);
         assertSame(b, SavedRefs.of(c)[0]);
         assertEquals(1, c.popResume(POINTS));
     }
@@ -227,8 +168,7 @@ class SavedFramesTest {
         assertTrue(e.getMessage().startsWith("corrupt fiber state: no pause site"), e.getMessage());
 
         Frames c = new Frames();
-        Continuation.reserve(0, 1, c);
-        Continuation.putResume(site(0), c);
+        Continuation.pushResume(site(0), c);
         SavedRefs.of(c)[0] = "garbage";
         e = assertThrows(IllegalStateException.class, () -> c.popResume(POINTS));
         assertTrue(e.getMessage().contains("garbage"), e.getMessage());
@@ -238,8 +178,7 @@ class SavedFramesTest {
     @Test
     void aResumePointOutsideTheMethodsThrowsIllegalState() {
         Frames c = new Frames();
-        Continuation.reserve(0, 1, c);
-        Continuation.putResume(site(2), c);
+        Continuation.pushResume(site(2), c);
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> c.popResume(2));
         assertEquals("corrupt fiber state: resume point 2 of " + site(2).text() + " is none of the 2 of the method"
                 + " resuming", e.getMessage());

@@ -100,27 +100,6 @@ class UnwovenCodeTest {
     }
 
     /**
-     * A process woven for ABI 7, whose saves checked the room of each value ({@code Continuation.pushInt} and
-     * the like; ABI 8 reserves once per block and puts without checks): it fails naming the class and saying to
-     * weave again, rather than running its unchecked successor's way.
-     */
-    @Test
-    void savesOfTheLastRuntimeVersionFailClearly() throws Exception {
-        CSProcess p = wovenProcess("Abi7", woven -> {
-            woven.visitInsn(Opcodes.ICONST_1);
-            woven.visitVarInsn(Opcodes.ALOAD, 1);
-            woven.visitMethodInsn(Opcodes.INVOKESTATIC, "dev/weft/csp/abi/Continuation", "pushInt",
-                    "(ILdev/weft/csp/abi/Continuation;)V", false);
-        });
-        try (Scheduler s = Scheduler.singleThreaded()) {
-            Throwable t = assertThrows(IllegalStateException.class, () -> Weft.run(s, p));
-            String m = t.getMessage();
-            assertTrue(m.contains("snip.Abi7") && m.contains("another version of csp-weaver")
-                    && m.contains("pushInt"), () -> "names the class, the cause and the cure: " + m);
-        }
-    }
-
-    /**
      * A process woven for ABI 4, whose pause sites had no count of saved references: its bootstrap method, or
      * for pre-Java-7 class files its {@code PauseSite.of}, no longer exists. Each fails naming the class and
      * saying to weave again, not with a bare BootstrapMethodError or NoSuchMethodError.

@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Timeout;
 /**
  * Nested frames that each save more values than a fiber's saved stacks first hold (four references, three
  * primitives), longs, doubles, floats, ints and references mixed, some of them on the operand stack under the
- * call: a new fiber's first pause grows its stacks in each frame's one reservation, innermost frame first, and
- * every value comes back. Each run is a new fiber, on one worker and, many times, on two.
+ * call: a new fiber's first pause grows its stacks as each frame saves, innermost frame first, and every value
+ * comes back. Each run is a new fiber, on one worker and, many times, on two.
  */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class ManySavedValuesTest {
