@@ -2,6 +2,7 @@ package dev.weft.net;
 
 import static dev.weft.net.Sockets.awaitPausedIn;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.csp.Pausable;
@@ -26,7 +27,9 @@ import org.junit.jupiter.api.Timeout;
  * A carrier whose poll wakes a backlog of fibers while another carrier idles shares the newer half with it
  * (published as a batch, which the idle carrier steals): the sockets stay where they live, every request is
  * answered once and in order. Many sockets, all dialled by one fiber (so all on its carrier's loop), are sent a
- * byte each at once, round after round, and each fiber echoes its byte.
+ * byte each, round after round, and each fiber echoes its byte. The first connection's fiber holds its carrier
+ * in one slice while the others' bytes are sent, so that its next poll finds them all ready at once (unless the
+ * other carrier polled aside for it meanwhile: that round then shares nothing, and the next one tries again).
  */
 class PolledBacklogTest {
     /** Well above the backlog that is shared (Worker.SHARE_POLLED, 32). */
@@ -42,6 +45,8 @@ class PolledBacklogTest {
                 long before = pool.steals(); // the readers' own start may have been stolen: counted from here
                 int rounds = 0;
                 while (pool.steals() == before) {
+                    // the test's timeout interrupts this thread: a round's socket reads would not notice
+                    assertFalse(Thread.currentThread().isInterrupted(), "no backlog shared in " + rounds + " rounds");
                     peer.round(rounds++);
                 }
                 peer.round(rounds); // the connections still answer, in order, after fibers ran elsewhere
@@ -65,6 +70,9 @@ class PolledBacklogTest {
     private static final class Peer implements AutoCloseable {
         private final ServerSocket listener;
         private final List<Socket> sockets = new ArrayList<>();
+        /** The round whose byte the first connection's fiber took (it then holds its carrier), and the last sent. */
+        private volatile int holding = -1, sent = -1;
+        private volatile boolean closing;
 
         Peer(Scheduler s) throws IOException {
             listener = new ServerSocket(0, CONNECTIONS, InetAddress.getLoopbackAddress());
@@ -72,24 +80,28 @@ class PolledBacklogTest {
             Weft.spawn(s, Sockets.io(() -> {
                 for (int i = 0; i < CONNECTIONS; i++) {
                     TcpConnection c = TcpConnection.connect(at); // on this fiber's carrier's loop, as every other
-                    Weft.spawn(Sockets.io(() -> echo(c)));
+                    boolean first = i == 0;
+                    Weft.spawn(Sockets.io(() -> echo(c, first)));
                 }
             }));
             for (int i = 0; i < CONNECTIONS; i++) {
-                Socket socket = listener.accept();
+                Socket socket = listener.accept(); // in the order dialled: the first is the first connection's
                 socket.setTcpNoDelay(true);
                 sockets.add(socket);
             }
             awaitPausedIn(s, "dev.weft.net.TcpConnection.read", CONNECTIONS);
         }
 
-        /** A byte to every connection at once, then each one's echo. */
+        /** A byte to the first connection; once its fiber holds its carrier, a byte to every other; each echo. */
         void round(int r) throws IOException {
             byte b = (byte) r;
-            for (Socket socket : sockets) {
+            sockets.get(0).getOutputStream().write(b);
+            Sockets.awaitTrue("the first connection's fiber holds its carrier", () -> holding == r);
+            for (Socket socket : sockets.subList(1, CONNECTIONS)) {
                 OutputStream out = socket.getOutputStream();
                 out.write(b);
             }
+            sent = r;
             for (Socket socket : sockets) {
                 InputStream in = socket.getInputStream();
                 int echoed = in.read();
@@ -100,24 +112,32 @@ class PolledBacklogTest {
 
         @Override
         public void close() throws IOException {
+            closing = true; // the first connection's fiber lets its carrier go
             for (Socket socket : sockets) {
                 socket.close();
             }
             listener.close();
         }
-    }
 
-    @Pausable
-    private static void echo(TcpConnection c) throws IOException {
-        try (c) {
-            ByteBuffer buf = ByteBuffer.allocate(16);
-            while (c.read(buf) >= 0) {
-                buf.flip();
-                c.write(buf);
-                buf.clear();
+        /** Echoes each byte; the first connection's fiber first holds its carrier until the round's bytes are sent. */
+        @Pausable
+        private void echo(TcpConnection c, boolean first) throws IOException {
+            try (c) {
+                ByteBuffer buf = ByteBuffer.allocate(16);
+                for (int round = 0; c.read(buf) >= 0; round++) {
+                    if (first) {
+                        holding = round;
+                        while (sent < round && !closing) {
+                            Thread.onSpinWait(); // one slice: its carrier neither polls nor runs another fiber
+                        }
+                    }
+                    buf.flip();
+                    c.write(buf);
+                    buf.clear();
+                }
+            } catch (IOException e) {
+                // the peer closed as the test ended
             }
-        } catch (IOException e) {
-            // the peer closed as the test ended
         }
     }
 }
