@@ -2,7 +2,6 @@ package dev.weft.net;
 
 import static dev.weft.net.Sockets.awaitPausedIn;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.csp.Pausable;
@@ -37,7 +36,7 @@ class PolledBacklogTest {
 
     /** Two carriers: rounds until a shared backlog was stolen; each echo checked. */
     @Test
-    @Timeout(120)
+    @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD) // blocking socket reads ignore interrupts
     void anIdleCarrierTakesPartOfAnotherCarriersBacklogOfWokenFibers() throws Exception {
         try (Scheduler s = Scheduler.create(2)) {
             WorkerPool pool = Extensions.pool(s);
@@ -45,8 +44,6 @@ class PolledBacklogTest {
                 long before = pool.steals(); // the readers' own start may have been stolen: counted from here
                 int rounds = 0;
                 while (pool.steals() == before) {
-                    // the test's timeout interrupts this thread: a round's socket reads would not notice
-                    assertFalse(Thread.currentThread().isInterrupted(), "no backlog shared in " + rounds + " rounds");
                     peer.round(rounds++);
                 }
                 peer.round(rounds); // the connections still answer, in order, after fibers ran elsewhere
@@ -56,7 +53,7 @@ class PolledBacklogTest {
 
     /** One carrier: nothing to share with; every round answered. */
     @Test
-    @Timeout(120)
+    @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD) // blocking socket reads ignore interrupts
     void oneCarrierServesTheBacklogAlone() throws Exception {
         try (Scheduler s = Scheduler.create(1); Peer peer = new Peer(s)) {
             for (int r = 0; r < 50; r++) {
