@@ -22,7 +22,8 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>With a {@link Poller} plugged in, the worker waits in the poller instead of parking, and a busy worker
  * polls as it rotates (at most every {@value #POLL_EVERY_NANOS} ns): fibers that its I/O wakes run here, from a
- * private queue that no thief reaches ({@link #pushPolled}).
+ * private queue that no thief reaches ({@link #pushPolled}), but for a backlog shared with an idle worker
+ * ({@link #sharePolled}).
  *
  * <p>With one worker nothing is ever split or published: the active batch is the whole run queue, so the
  * order in which fibers run is plain FIFO and deterministic.
@@ -35,6 +36,11 @@ final class Worker implements Runnable {
     private static final int MERGE_BELOW = 8;
     /** The most fibers that spawns gather in one private batch while the migration window is full. */
     private static final int SPAWN_BATCH = 32;
+    /**
+     * A turn of at least this many polled fibers, begun while another worker idles, shares its newer half with
+     * it ({@link #sharePolled}): about half a millisecond of a server's requests, far more than a wake-up costs.
+     */
+    static final int SHARE_POLLED = 32;
     /** A busy worker with a {@link Poller} polls at most this often (at its rotations). */
     static final long POLL_EVERY_NANOS = 20_000;
     /**
@@ -71,7 +77,8 @@ final class Worker implements Runnable {
     final RunQueue active;
     /**
      * Fibers that this carrier's own polling made runnable (see {@link #pushPolled}): private to the owner, out
-     * of every thief's reach, and run before the next rotation.
+     * of every thief's reach, and run before the next rotation; only the owner moves the newer half of a backlog
+     * into a stealable batch ({@link #sharePolled}).
      */
     final FiberQueue polled = new FiberQueue();
     private final BatchList overflow = new BatchList();
@@ -238,7 +245,8 @@ final class Worker implements Runnable {
     /**
      * A fiber that I/O polled by this carrier made runnable: its socket lives on this carrier's loop, so it runs
      * here, never stolen, lest its reads and writes cross to the socket's carrier and back on every request
-     * (work stealing moves fibers, never half-read sockets). A carrier stuck in a long slice keeps it waiting
+     * (work stealing moves fibers, never half-read sockets), unless it is part of a backlog that this carrier shares
+     * with an idle one ({@link #sharePolled}). A carrier stuck in a long slice keeps it waiting
      * as it keeps its sockets waiting; an idle carrier that polls aside for it runs what it wakes itself. With
      * one worker nothing is stolen: it joins the active batch. Carrier only.
      */
@@ -448,6 +456,9 @@ final class Worker implements Runnable {
      */
     private Schedulable next() {
         if (--dispatch < 0 || active.isEmpty()) {
+            if (polledSinceRotation == 0 && polled.size() >= SHARE_POLLED) { // a turn of them begins
+                sharePolled();
+            }
             Schedulable c = polled.poll(); // at the rotations only: the dispatches between them pay nothing for I/O
             if (c != null) {
                 polledSinceRotation++;
@@ -463,6 +474,23 @@ final class Worker implements Runnable {
             shrank = true;
         }
         return c;
+    }
+
+    /**
+     * A turn of many polled fibers begins while another worker idles: the newer half is published as a batch for
+     * it to steal. Otherwise that worker, finding its own sockets quiet, would wait in its poller while these
+     * wait here for a whole turn (on two carriers at 10,000 connections, one wait in eight found a backlog
+     * beside it), and on a loaded machine a carrier that has waited runs again only when the kernel next gives it
+     * a processor. Only a backlog moves, and for one run each: a fiber's socket stays where it lives, the thief
+     * writes to it inline (its loop is free while its carrier runs fibers), and the next poll of its socket wakes
+     * the fiber where it lives again. With one worker {@link #pushPolled} puts nothing here. Carrier only.
+     */
+    private void sharePolled() {
+        if (pool.idle.get() > 0) { // a hint: a stale read costs a batch published to nobody, taken back at a rotation
+            Batch b = newBatch();
+            polled.moveSecondHalfTo(b);
+            enqueue(b);
+        }
     }
 
     /** Any runnable fiber, chosen by the simulation; counts the step against its budget. */
