@@ -23,6 +23,12 @@ final class Heartbeat extends ChannelInboundHandlerAdapter {
     /** Where our output stood at the last look, while we do not read (see {@link #outputMoved}). */
     private Object lastWriting;
     private long lastWritten;
+    /**
+     * Whether we stopped reading at some time since the last silence. Then the peer's silence may be ours: when
+     * reading resumes, the bytes waiting in the socket are read only at the next poll, and the watch may look
+     * first (it did, on a loaded machine, at the instant the output drained).
+     */
+    private boolean stoppedReading;
 
     Heartbeat(TransportConfig config, Connection connection) {
         this.config = config;
@@ -57,6 +63,7 @@ final class Heartbeat extends ChannelInboundHandlerAdapter {
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
         if (!ctx.channel().isWritable()) {
             outputMoved(ctx.channel());
+            stoppedReading = true;
         }
         ctx.fireChannelWritabilityChanged();
     }
@@ -64,13 +71,18 @@ final class Heartbeat extends ChannelInboundHandlerAdapter {
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
         if (event instanceof IdleStateEvent idle && connection.isUp()) {
-            // Silence: not a byte from the peer for the timeout (the watch sits below the framing); while we do not
-            // read, also none of ours leaving. A peer gone stops both.
+            // Silence: not a byte from the peer for the timeout (the watch sits below the framing); if we stopped
+            // reading meanwhile, also none of ours leaving. A peer gone stops both. The next look comes a timeout
+            // later, so a peer that died as we resumed reading is lost then.
             Channel channel = ctx.channel();
-            if (idle.state() == IdleState.READER_IDLE && (channel.config().isAutoRead() || !outputMoved(channel))) {
-                String time = Links.seconds(config.heartbeatTimeout());
-                connection.fail(channel.config().isAutoRead() ? "no heartbeat from " + connection.link().peer() + " for " + time
-                        : connection.who() + " has not read what this node sent for " + time);
+            if (idle.state() == IdleState.READER_IDLE) {
+                boolean readAll = channel.config().isAutoRead() && !stoppedReading;
+                stoppedReading = !channel.config().isAutoRead();
+                if (readAll || !outputMoved(channel)) {
+                    String time = Links.seconds(config.heartbeatTimeout());
+                    connection.fail(readAll ? "no heartbeat from " + connection.link().peer() + " for " + time
+                            : connection.who() + " has not read what this node sent for " + time);
+                }
             }
         }
         ctx.fireUserEventTriggered(event);
