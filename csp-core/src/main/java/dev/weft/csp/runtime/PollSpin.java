@@ -9,7 +9,7 @@ package dev.weft.csp.runtime;
  * enough to bring them back where a reply comes within a spin although the peer sleeps; once both ends spin, the
  * replies come sooner still.
  *
- * <p>Measured on 2 cores (ping-pong between two processes): the round trip fell by a third, the processor time per
+ * <p>Measured on 2 cores (ping-pong between two processes): the round trip fell by a quarter, the processor time per
  * round trip rose by a tenth (the spin replaces most of the sleeps' system calls). One per worker, its carrier only.
  */
 final class PollSpin {
