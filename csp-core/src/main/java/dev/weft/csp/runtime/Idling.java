@@ -7,8 +7,7 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * What a {@link Worker} does once it has no fiber to run: it looks for work, spinning a few microseconds
  * while another worker is busy (its inbox and own batches, other workers' windows and inboxes, fibers stuck
- * behind a long slice, due timers anywhere), or polling its sockets for up to 30 us while that brings replies
- * ({@link PollSpin}), then parks until work is handed to it, a batch is published, or
+ * behind a long slice, due timers anywhere), then parks until work is handed to it, a batch is published, or
  * the earliest timer falls due. It naps instead (50 us, doubling up to 1 ms) only while it watches a slice
  * that lasts, one it has seen at two looks, with fibers queued behind it or sockets to poll: short slices keep
  * an idle carrier asleep, however busy the others are. A slice that starts to last while the others sleep is
@@ -43,8 +42,6 @@ final class Idling {
      * fibers queued behind it or a poller: then it naps beside that slice instead of sleeping soundly.
      */
     private boolean sliceToWatch;
-    /** Whether to poll the sockets without blocking for a while before waiting in the poller. */
-    private final PollSpin pollSpin = new PollSpin();
     /** True while parked with no nap (no slice to watch): see {@link #sliceLasts}. */
     private volatile boolean soundAsleep;
 
@@ -95,41 +92,34 @@ final class Idling {
     }
 
     private boolean spinThenPark() {
-        Poller p = self.poller;
-        boolean spinPolling = p != null && pollSpin.spinNow();
         long spinEnd = 0;
-        // Spin only while another worker is busy (its fibers may hand this one work at once), or while replies
-        // to this carrier's sockets came back during its last spins. Otherwise work can only come from outside
-        // (an event loop, a plain thread, a timer), which a spinning carrier would be taking the CPU from.
-        for (int i = spinPolling || self.stealing && othersBusy() ? 0 : -1; i >= 0; i++) {
+        // Spin only while another worker is busy: its fibers may hand this one work at once. Otherwise work can
+        // only come from outside (a network event loop, a plain thread, a timer), which a spinning carrier would
+        // be taking the CPU from.
+        for (int i = self.stealing && othersBusy() ? 0 : -1; i >= 0; i++) {
             if (findWork()) {
-                if (spinPolling) {
-                    pollSpin.paid();
-                }
                 return true;
             }
             if (pool.closed && pool.canStop()) {
                 return false;
             }
             if (i == 0) {
-                spinEnd = System.nanoTime() + (spinPolling ? PollSpin.NANOS : SPIN_NANOS);
-            } else if ((spinPolling || (i & 15) == 0) && System.nanoTime() - spinEnd > 0) {
+                Poller p = self.poller;
+                if (p != null) {
+                    p.pollNow(); // what this batch wrote goes out before the spin
+                    self.countPoll();
+                }
+                spinEnd = System.nanoTime() + SPIN_NANOS;
+            } else if ((i & 15) == 0 && System.nanoTime() - spinEnd > 0) {
                 break;
             }
-            if (p != null && (spinPolling || i == 0)) {
-                p.pollNow(); // what this batch wrote goes out before the spin; with a poll spin, its reply comes in
-                self.countPoll();
-            }
             Thread.onSpinWait();
-        }
-        if (spinPolling) {
-            pollSpin.vain();
         }
         self.removeEndedAway(); // before the pool can look at rest: its live lists are exact then
         // Single writer; volatile, and before the volatile store of parked below: a reader that sees parked set
         // and then reads this count sees this session's (see Quiescence).
         self.parkSessions = self.parkSessions + 1;
-        // p, read once above: a poller plugged in meanwhile wakes this park (see WorkerPool.plugPollers)
+        Poller p = self.poller; // read once: a poller plugged in meanwhile wakes this park (see WorkerPool.plugPollers)
         // Volatile (a full fence) before the last look for work: the Dekker pair with wakeIfParked (see the field).
         self.parked = p != null ? Worker.IN_POLLER : Worker.PARKED_THREAD;
         try {
