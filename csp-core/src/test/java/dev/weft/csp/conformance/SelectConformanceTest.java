@@ -10,6 +10,7 @@ import dev.weft.csp.Alternative;
 import dev.weft.csp.AltingChannelInput;
 import dev.weft.csp.AltingChannelOutput;
 import dev.weft.csp.Any2AnyChannel;
+import dev.weft.csp.Any2OneChannel;
 import dev.weft.csp.CSProcess;
 import dev.weft.csp.Channel;
 import dev.weft.csp.ChannelBuffer;
@@ -608,7 +609,7 @@ class SelectConformanceTest {
             AtomicInteger count = new AtomicInteger();
             Weft.run(s, () -> {
                 Any2AnyChannel<Integer> c = Channel.any2any();
-                One2OneChannel<Integer> stop = Channel.one2one();
+                Any2OneChannel<Integer> stop = Channel.any2one(); // three writers say they are done
                 AltingChannelInput<Integer> in = c.in();
                 List<Fiber> readers = new ArrayList<>();
                 for (int r = 0; r < 4; r++) {
