@@ -209,7 +209,10 @@ public final class Scheduler implements AutoCloseable {
          * outside every run, when its handle ({@link Fiber}, {@link Task}) has become unreachable. A failure
          * that a join rethrows is never handed to it. The handler runs on a thread of Weft's (the thread that
          * returns from {@code Weft.run}, or a daemon thread); what it throws is ignored. The default logs it
-         * through {@link System.Logger} (logger {@code dev.weft.csp}, level ERROR) with its stack.
+         * through {@link System.Logger} (logger {@code dev.weft.csp}, level ERROR) with its stack. A failure still
+         * unjoined after the {@linkplain #hangWarning hang-warning delay} is shown at once as well, as a warning
+         * (level WARNING, with its stack): a run that waits for what the failed fiber would have done might
+         * otherwise hang in silence. The warning takes nothing from a later join or from this handler.
          */
         public Builder uncaughtFailureHandler(BiConsumer<String, Throwable> handler) {
             if (handler == null) {
@@ -224,8 +227,9 @@ public final class Scheduler implements AutoCloseable {
          * rest, before a warning says so when no deadlock can be reported because something outside the run
          * (a plain thread's frame, a static field, another scheduler) still holds what they wait on: one
          * warning per hang, through {@link System.Logger} (logger {@code dev.weft.csp}, level WARNING), with
-         * the fiber dump and what kept the report from being made. Default 10 seconds, or the system property
-         * {@code weft.hangWarningMillis}; zero or negative: never.
+         * the fiber dump and what kept the report from being made. Also how long a failed fiber's failure waits
+         * for a join before a warning shows it (see {@link #uncaughtFailureHandler}). Default 10 seconds, or the
+         * system property {@code weft.hangWarningMillis}; zero or negative: never.
          */
         public Builder hangWarning(Duration after) {
             if (after == null) {

@@ -9,6 +9,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -133,6 +135,39 @@ class UnjoinedFailureTest {
                 Thread.sleep(20);
             }
         }
+    }
+
+    /**
+     * A run that waits for what a failed fiber would have done never returns, and an idle program never collects
+     * the fiber's handle: the failure must not stay silent. Past the hang-warning delay a warning shows it, once,
+     * without taking it from a later join.
+     */
+    @Test
+    @Timeout(60)
+    void aFailureHeldPastTheHangWarningDelayIsShownAsAWarning() throws Exception {
+        Reports reports = new Reports();
+        IllegalStateException boom = new IllegalStateException("the writer failed");
+        try (LogCapture log = new LogCapture();
+             Scheduler s = Scheduler.builder().workers(2).uncaughtFailureHandler(reports::add)
+                     .hangWarning(Duration.ofMillis(200)).build()) {
+            Weft.run(s, () -> {
+                Fiber writer = Weft.spawn("writer", () -> {
+                    throw boom;
+                });
+                LogRecord warning = Weft.blocking(() -> log.await("nobody has joined it yet", Duration.ofSeconds(20)));
+                assertSame(boom, warning.getThrown());
+                assertTrue(warning.getMessage().contains("[writer]"), warning.getMessage());
+                assertEquals(Level.WARNING, warning.getLevel());
+                try {
+                    writer.join();
+                    throw new AssertionError("the join returned");
+                } catch (IllegalStateException joined) {
+                    assertSame(boom, joined, "a join still takes it");
+                }
+            });
+            assertEquals(1, log.containing("nobody has joined it yet").size(), "once: " + log.messages());
+        }
+        assertEquals(0, reports.size(), "joined, so never handed to the handler: " + reports.fibers);
     }
 
     @Test

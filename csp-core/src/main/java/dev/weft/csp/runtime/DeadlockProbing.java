@@ -206,6 +206,10 @@ final class DeadlockProbing {
         hangWarningNanos = nanos;
     }
 
+    long hangWarningNanos() {
+        return hangWarningNanos;
+    }
+
     /**
      * The finalizer handed back {@code p}: its ring was unreachable, so none of its fibers can ever be woken
      * (other than by a cancellation). They go back to their lists, and the deadlock check reports their run.

@@ -1,5 +1,6 @@
 package dev.weft.csp.runtime;
 
+import java.lang.System.Logger.Level;
 import java.lang.ref.ReferenceQueue;
 import java.lang.ref.WeakReference;
 import java.util.Set;
@@ -17,14 +18,22 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * A join that comes first {@linkplain Entry#claim() claims} the failure, which is then never reported: as with
  * {@code CompletableFuture}, whoever joins gets the failure, and nobody else hears of it.
  *
- * <p>A daemon thread ({@code weft-unjoined-failures}) waits for handles to become unreachable while failures
- * are held, and ends as soon as none is; interrupted, it reports what it holds (the application is going
- * away) and ends.
+ * <p>A failure still held after the scheduler's hang-warning delay (10 s by default) is also shown at once, as a
+ * warning: a run that waits for what the failed fiber would have done may never return, and an idle program
+ * may never collect the handle, so without it such a hang would be silent. The warning claims nothing: the
+ * failure still goes to a joiner, or to the handler later.
+ *
+ * <p>A daemon thread ({@code weft-unjoined-failures}) waits for handles to become unreachable and warnings to
+ * fall due while failures are held, and ends as soon as none is; interrupted, it reports what it holds (the
+ * application is going away) and ends.
  */
 public final class UnjoinedFailures {
     private static final ReferenceQueue<Object> UNREACHABLE = new ReferenceQueue<>();
     /** The entries held: strongly, so that their weak references are enqueued. */
     private static final Set<Entry> HELD = ConcurrentHashMap.newKeySet();
+    private static final System.Logger LOG = System.getLogger("dev.weft.csp");
+    /** The longest the thread waits for a handle at a time: how late at most a warning comes. */
+    private static final long LOOK_MILLIS = 1_000;
     private static Thread thread; // under the class's monitor
 
     private UnjoinedFailures() {
@@ -37,6 +46,8 @@ public final class UnjoinedFailures {
         private final WorkerPool pool;
         private final RunGroup run;
         private final AtomicBoolean claimed = new AtomicBoolean();
+        private final long heldAt = System.nanoTime();
+        private boolean warned; // by the thread only
 
         private Entry(Object fiber, Throwable failure, WorkerPool pool, RunGroup run) {
             super(fiber, UNREACHABLE);
@@ -84,6 +95,24 @@ public final class UnjoinedFailures {
         return e;
     }
 
+    /** Warns, once each, of the failures held past their scheduler's hang-warning delay. */
+    private static void warnOfLongHeld() {
+        long now = System.nanoTime();
+        for (Entry e : HELD) {
+            long delay = e.pool.hangWarningNanos();
+            if (!e.warned && delay > 0 && now - e.heldAt >= delay && !e.claimed.get()) {
+                e.warned = true;
+                long ago = now - e.heldAt;
+                LOG.log(Level.WARNING, "the fiber " + e.fiber + " failed " + (ago >= 10_000_000_000L
+                        ? ago / 1_000_000_000L + " s" : ago / 1_000_000 + " ms")
+                        + " ago and nobody has joined it yet: if the program waits for what that fiber would have"
+                        + " done, this is why. The failure still goes to whoever joins the fiber, or else to the"
+                        + " scheduler's failure handler once its Weft.run returns (or its handle is dropped).",
+                        e.failure);
+            }
+        }
+    }
+
     /** {@code run} has returned: the failures of its fibers that nobody joined are reported now. */
     public static void runEnded(RunGroup run) {
         for (Entry e : HELD) {
@@ -102,10 +131,11 @@ public final class UnjoinedFailures {
                         return;
                     }
                 }
-                Entry e = (Entry) UNREACHABLE.remove(1_000);
+                Entry e = (Entry) UNREACHABLE.remove(LOOK_MILLIS);
                 if (e != null) {
                     e.report();
                 }
+                warnOfLongHeld();
             }
         } catch (InterruptedException e) {
             for (Entry held : HELD) {

@@ -417,6 +417,14 @@ public final class WorkerPool {
         probes.setHangWarning(nanos);
     }
 
+    /**
+     * The hang warning's delay, zero or less for never: also how long a failure nobody joined waits before a
+     * warning shows it (see {@link UnjoinedFailures}).
+     */
+    public long hangWarningNanos() {
+        return probes.hangWarningNanos();
+    }
+
     /** Deadlock probes sent out so far (see {@link DeadlockProbe}). */
     public long deadlockProbes() {
         return probes.started();
