@@ -2,6 +2,9 @@
 module dev.weft.test {
     requires transitive dev.weft.csp;
     requires transitive org.junit.jupiter.api;
+    requires java.management;
 
     exports dev.weft.csp.test;
+
+    provides org.junit.jupiter.api.extension.Extension with dev.weft.csp.test.FiberDumpOnTimeout;
 }

@@ -52,8 +52,11 @@ public final class SchedulerMBeans {
         }
     }
 
-    /** Registers the waiting MBeans if the platform MBean server has come to exist meanwhile (watchdog rounds). */
-    static void registerWaiting() {
+    /**
+     * Registers the waiting MBeans if the platform MBean server has come to exist meanwhile: at the watchdog's
+     * rounds, and at once for a caller that has just made the server and looks for them.
+     */
+    public static void registerWaiting() {
         if (!anyWaiting) {
             return;
         }
