@@ -4,6 +4,8 @@ import dev.weft.csp.management.SchedulerMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import javax.management.JMException;
 import javax.management.MBeanServer;
 import javax.management.MBeanServerFactory;
@@ -52,11 +54,8 @@ public final class SchedulerMBeans {
         }
     }
 
-    /**
-     * Registers the waiting MBeans if the platform MBean server has come to exist meanwhile: at the watchdog's
-     * rounds, and at once for a caller that has just made the server and looks for them.
-     */
-    public static void registerWaiting() {
+    /** Registers the waiting MBeans if the platform MBean server has come to exist meanwhile (watchdog rounds). */
+    static void registerWaiting() {
         if (!anyWaiting) {
             return;
         }
@@ -77,6 +76,29 @@ public final class SchedulerMBeans {
      */
     private static boolean serverExists() {
         return !MBeanServerFactory.findMBeanServer(null).isEmpty();
+    }
+
+    /**
+     * The fiber dumps of every scheduler of this JVM, one after another, read through their MBeans (making the
+     * platform MBean server if need be); a line that says why when there is none to read. For a test that timed
+     * out: it runs on whatever thread notices.
+     */
+    public static String dumpAllFibers() {
+        StringBuilder b = new StringBuilder();
+        try {
+            MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+            registerWaiting(); // a scheduler registers its MBean only once the server exists
+            Set<ObjectName> schedulers = new TreeSet<>(server.queryNames(new ObjectName("dev.weft:type=Scheduler,*"), null));
+            if (schedulers.isEmpty()) {
+                b.append("(no scheduler is open, or they run with -Dweft.jmx=false)\n");
+            }
+            for (ObjectName s : schedulers) {
+                b.append(server.invoke(s, "dumpFibers", null, null)).append('\n');
+            }
+        } catch (JMException | RuntimeException e) {
+            b.append("(the dumps could not be read: ").append(e).append(")\n");
+        }
+        return b.toString();
     }
 
     private static void registerNow(SchedulerMXBean bean) {

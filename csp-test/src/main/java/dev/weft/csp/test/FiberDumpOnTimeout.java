@@ -1,13 +1,6 @@
 package dev.weft.csp.test;
 
 import dev.weft.csp.runtime.SchedulerMBeans;
-import java.io.PrintStream;
-import java.lang.management.ManagementFactory;
-import java.util.Set;
-import java.util.TreeSet;
-import javax.management.JMException;
-import javax.management.MBeanServer;
-import javax.management.ObjectName;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.PreInterruptCallback;
 import org.junit.jupiter.api.extension.PreInterruptContext;
@@ -23,24 +16,9 @@ import org.junit.jupiter.api.extension.PreInterruptContext;
 public final class FiberDumpOnTimeout implements PreInterruptCallback {
     @Override
     public void beforeThreadInterrupt(PreInterruptContext interrupt, ExtensionContext test) {
-        PrintStream err = System.err;
-        StringBuilder b = new StringBuilder().append(test.getDisplayName()).append(" in ")
-                .append(test.getRequiredTestClass().getName()).append(" timed out; ").append(interrupt.getThreadToInterrupt())
-                .append(" will be interrupted. The fibers of every Weft scheduler now:\n");
-        try {
-            MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-            SchedulerMBeans.registerWaiting(); // a scheduler registers its MBean only once the server exists
-            Set<ObjectName> schedulers = new TreeSet<>(server.queryNames(new ObjectName("dev.weft:type=Scheduler,*"), null));
-            if (schedulers.isEmpty()) {
-                b.append("(no scheduler is open, or they run with -Dweft.jmx=false)\n");
-            }
-            for (ObjectName s : schedulers) {
-                b.append(server.invoke(s, "dumpFibers", null, null)).append('\n');
-            }
-        } catch (JMException | RuntimeException e) {
-            b.append("(the dumps could not be read: ").append(e).append(")\n");
-        }
-        err.print(b);
-        err.flush();
+        System.err.print(test.getDisplayName() + " in " + test.getRequiredTestClass().getName() + " timed out; "
+                + interrupt.getThreadToInterrupt() + " will be interrupted. The fibers of every Weft scheduler now:\n"
+                + SchedulerMBeans.dumpAllFibers());
+        System.err.flush();
     }
 }
