@@ -5,6 +5,7 @@ import dev.weft.csp.DeadlockException;
 import dev.weft.csp.Fiber;
 import dev.weft.csp.Weft;
 import dev.weft.csp.runtime.DeadlockCheck;
+import dev.weft.csp.runtime.Durations;
 import dev.weft.csp.runtime.RunGroup;
 import dev.weft.csp.runtime.RuntimeEvents;
 import dev.weft.csp.runtime.Schedulable;
@@ -128,8 +129,7 @@ public final class DeadlockDetector implements DeadlockCheck {
         int n = fibers.size();
         StringBuilder b = new StringBuilder().append("a Weft.run on scheduler ").append(pool.name())
                 .append(" seems to hang: its ").append(n).append(n == 1 ? " fiber has" : " fibers have")
-                .append(" been blocked for ").append(nanos >= 10_000_000_000L ? nanos / 1_000_000_000L + " s"
-                        : nanos / 1_000_000 + " ms").append(", with nothing else to run,")
+                .append(" been blocked for ").append(Durations.roughly(nanos)).append(", with nothing else to run,")
                 .append(" and no deadlock can be reported because something outside the run can still reach ")
                 .append(n == 1 ? "it" : "them").append(" or what ").append(n == 1 ? "it waits" : "they wait")
                 .append(" on, and so may still wake ").append(n == 1 ? "it: " : "them: ");

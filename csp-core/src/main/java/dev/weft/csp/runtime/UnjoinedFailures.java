@@ -102,9 +102,7 @@ public final class UnjoinedFailures {
             long delay = e.pool.hangWarningNanos();
             if (!e.warned && delay > 0 && now - e.heldAt >= delay && !e.claimed.get()) {
                 e.warned = true;
-                long ago = now - e.heldAt;
-                LOG.log(Level.WARNING, "the fiber " + e.fiber + " failed " + (ago >= 10_000_000_000L
-                        ? ago / 1_000_000_000L + " s" : ago / 1_000_000 + " ms")
+                LOG.log(Level.WARNING, "the fiber " + e.fiber + " failed " + Durations.roughly(now - e.heldAt)
                         + " ago and nobody has joined it yet: if the program waits for what that fiber would have"
                         + " done, this is why. The failure still goes to whoever joins the fiber, or else to the"
                         + " scheduler's failure handler once its Weft.run returns (or its handle is dropped).",
