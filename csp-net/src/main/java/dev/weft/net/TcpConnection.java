@@ -4,6 +4,7 @@ import dev.weft.csp.CancelledException;
 import dev.weft.csp.Guard;
 import dev.weft.csp.Pausable;
 import dev.weft.csp.Readiness;
+import dev.weft.net.internal.sockets.DirectSend;
 import dev.weft.net.internal.sockets.Sneaky;
 import dev.weft.net.internal.sockets.SocketLoops;
 import io.netty.bootstrap.Bootstrap;
@@ -344,14 +345,19 @@ public final class TcpConnection implements AutoCloseable {
                 return;
             }
             if (channel.isWritable()) {
-                int n = Math.min(src.remaining(), WRITE_PIECE);
-                ByteBuf piece = channel.alloc().directBuffer(n);
-                copy(src, piece, n);
                 EventLoop loop = loop();
                 // To the socket now, on whichever carrier, unless another holds its loop (then queued, in order).
                 boolean inline = SocketLoops.enter(loop);
                 try {
-                    channel.writeAndFlush(piece, channel.voidPromise());
+                    if (inline) {
+                        DirectSend.sendNow(channel, src);
+                    }
+                    if (src.hasRemaining()) { // the socket is full, or the bytes must queue behind others
+                        int n = Math.min(src.remaining(), WRITE_PIECE);
+                        ByteBuf piece = channel.alloc().directBuffer(n);
+                        copy(src, piece, n);
+                        channel.writeAndFlush(piece, channel.voidPromise());
+                    }
                 } finally {
                     SocketLoops.exit(loop, inline);
                 }

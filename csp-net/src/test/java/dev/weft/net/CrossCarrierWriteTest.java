@@ -5,6 +5,7 @@ import static dev.weft.net.Sockets.awaitTrue;
 import static dev.weft.net.Sockets.io;
 import static dev.weft.net.Sockets.serveEach;
 import static dev.weft.net.Sockets.runClients;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
@@ -139,7 +140,8 @@ class CrossCarrierWriteTest {
         write.join();
         assertEquals(List.of((byte) 1, (byte) 2, (byte) 3, (byte) 4), List.of(got[0], got[1], got[2], got[3]));
         assertNotEquals(owner, writer.get(), "the writer ran on the other carrier");
-        assertEquals(1, where.inline.get(), "written inline by the writer");
+        // Inline, the bytes went straight to the socket (DirectSend), or down the pipeline if it could not take them.
+        assertTrue(where.inline.get() <= 1, where.inline + " writes down the pipeline for one write");
         assertEquals(0, where.queued.get(), "queued for the busy carrier's loop");
         c.close();
     }

@@ -4,6 +4,7 @@ import static dev.weft.net.Sockets.anyPort;
 import static dev.weft.net.Sockets.awaitPausedIn;
 import static dev.weft.net.Sockets.awaitTrue;
 import static dev.weft.net.Sockets.io;
+import static dev.weft.net.Sockets.runClients;
 import static dev.weft.net.Sockets.serveEach;
 import static dev.weft.net.Sockets.liveFibers;
 import static dev.weft.net.Sockets.openFds;
@@ -28,6 +29,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -196,6 +198,74 @@ class TcpFaultsTest {
             long bound = TcpConnection.WATER_MARKS.high() + (64 << 10) + 4096; // one piece past the mark, and overhead
             assertTrue(mostQueued.get() <= bound, "queued " + mostQueued.get() + " bytes, bound " + bound);
         }
+    }
+
+    /**
+     * Writes of every size, from heap buffers (with an offset) and direct ones, to readers that start only once
+     * every writer waits for its full socket, then read a little at a time: a write goes straight to the socket
+     * only while nothing is queued for it, so once the socket is full the rest queues and the next writes queue
+     * behind it. Each reader gets every byte in order. On one carrier and on two, four connections at once.
+     */
+    @Test
+    @Timeout(120)
+    void writesOfEverySizeReachASlowReaderInOrder() throws Exception {
+        int[] sizes = {1, 7, 1000, 70_000, 300_000, 13, 65_536, 2};
+        int rounds = 32; // some 14 MB a connection: more than loopback's socket buffers hold
+        long perConnection = rounds * (long) IntStream.of(sizes).sum();
+        for (int carriers = 1; carriers <= 2; carriers++) {
+            try (Scheduler s = Scheduler.create(carriers); TcpServer server = TcpServer.bind(anyPort())) {
+                serveEach(s, server, c -> {
+                    try (c) {
+                        long at = 0;
+                        for (int round = 0; round < rounds; round++) {
+                            for (int i = 0; i < sizes.length; i++) {
+                                ByteBuffer src = (i % 2 == 0) ? ByteBuffer.allocate(sizes[i] + 5).position(5).slice()
+                                        : ByteBuffer.allocateDirect(sizes[i]);
+                                for (int b = 0; b < sizes[i]; b++) {
+                                    src.put(b, pattern(at + b));
+                                }
+                                c.write(src);
+                                at += sizes[i];
+                            }
+                        }
+                    }
+                });
+                List<Socket> readers = new ArrayList<>();
+                try {
+                    for (int r = 0; r < 4; r++) {
+                        readers.add(new Socket(server.address().getAddress(), server.address().getPort()));
+                    }
+                    awaitPausedIn(s, "dev.weft.net.TcpConnection.write", 4);
+                    int scheduler = carriers;
+                    runClients(4, r -> {
+                        Socket reader = readers.get(r);
+                        reader.setSoTimeout(30_000);
+                        InputStream in = reader.getInputStream();
+                        byte[] small = new byte[512];
+                        long got = 0;
+                        for (int n; (n = in.read(small)) >= 0; ) {
+                            for (int b = 0; b < n; b++) {
+                                if (small[b] != pattern(got + b)) {
+                                    throw new AssertionError(scheduler + " carriers: byte " + (got + b) + " is "
+                                            + small[b] + ", written as " + pattern(got + b));
+                                }
+                            }
+                            got += n;
+                        }
+                        assertEquals(perConnection, got);
+                    });
+                } finally {
+                    for (Socket reader : readers) {
+                        reader.close();
+                    }
+                }
+            }
+        }
+    }
+
+    /** The byte at {@code offset} of a connection's stream: a hash of the offset, so a byte out of place shows. */
+    private static byte pattern(long offset) {
+        return (byte) ((offset * 0x9E3779B97F4A7C15L) >>> 56);
     }
 
     /**

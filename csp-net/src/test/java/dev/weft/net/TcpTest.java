@@ -310,7 +310,11 @@ class TcpTest {
     @Test
     @Timeout(60)
     void closingWithEverythingSentWritesNothingMore() {
-        Sockets.onOneAndTwoWorkers(20, s -> assertEquals(List.of(6), answerThenClose(s)));
+        // The answer goes straight to the socket (DirectSend), or down the pipeline when another carrier holds the loop.
+        Sockets.onOneAndTwoWorkers(20, s -> {
+            List<Integer> writes = answerThenClose(s);
+            assertTrue(writes.isEmpty() || writes.equals(List.of(6)), "writes down the pipeline: " + writes);
+        });
     }
 
     /** A fiber's connection closed after its scheduler stopped closes quietly: its carrier closed the socket. */
