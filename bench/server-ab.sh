@@ -7,7 +7,8 @@
 #   processor time (user and kernel) per request of the whole server and of Weft's carriers alone (no JIT, no GC):
 #   it moves less with the machine's load than req/s, though at a load average above 10 on 2 cores it still
 #   moves by a quarter from one round to the next: compare the builds round by round, over many rounds.
-#   Each server is first loaded for WARMUP seconds at 100 connections (its JIT warmed up), as bench/servers.sh does.
+#   Each server is first loaded for WARMUP seconds at 100 connections, then a round at each of CONNS (its JIT
+#   warmed up, new connections seen), as bench/servers.sh does.
 set -euo pipefail
 base=$1 new=$2 goload=$3 ROUNDS=${4:-3} DURATION=${5:-8} CONNS=${6:-"1000 100"} WARMUP=${WARMUP:-10}
 ulimit -n "$(ulimit -Hn)"
@@ -37,7 +38,10 @@ load() { # name connections seconds: "req/s p50 p90 p99" (ms), then µs of proce
     /requests in/ { n = $1 }
     END { f = 1e6 / hz / n; printf "%s %s %s %s %.2f %s\n", rps, p50, p90, p99, t * f, c ? sprintf("%.2f", c * f) : "-" }' "$work/wrk"
 }
-for n in "${names[@]}"; do start "$n"; load "$n" 100 "$WARMUP" > /dev/null; done
+for n in "${names[@]}"; do   # warmed up as bench/servers.sh does: at 100 connections, then at each of CONNS
+  start "$n"; load "$n" 100 "$WARMUP" > /dev/null
+  for c in $CONNS; do load "$n" "$c" "$DURATION" > /dev/null; done
+done
 echo "round conns server req/s p50ms p90ms p99ms cpu_us/req carriers_us/req loadavg(1m)"
 for ((r = 1; r <= ROUNDS; r++)); do
   for c in $CONNS; do

@@ -52,8 +52,21 @@ load() { # name connections seconds: one wrk run, "req/s p50 p99" (latencies in 
 echo "load: $(uptime)"
 results="$work/results"
 touch "$results"
+# Started, then warmed up: WARMUP seconds at 100 connections (the JITs compile the request path), then a round
+# at each other concurrency (new connections, more of them ready at each poll): code compiled while a JVM
+# served 100 connections has never seen an accept, a first read, a poll with hundreds of sockets ready, and a
+# JVM first meeting them mid-round throws that code away and compiles it again (a second of C2's time in a
+# 6-second round at 1,000 connections, which then served a quarter fewer requests than the next rounds; see
+# docs/benchmarks.md). A server that has run a while has seen them all; Go's server has no JIT.
+warm_up() { # name
+  local c
+  load "$1" 100 "$WARMUP" > /dev/null
+  for c in $CONNS; do
+    if (( c != 100 )); then load "$1" "$c" $(( c >= 10000 ? 3 * DURATION : DURATION )) > /dev/null; fi
+  done
+}
 if [[ -n "${CONNS// /}" ]]; then
-  for n in "${names[@]}"; do start "$n"; load "$n" 100 "$WARMUP" > /dev/null; done   # started; the JITs warmed up
+  for n in "${names[@]}"; do start "$n"; warm_up "$n"; done
 fi
 for ((r = 1; r <= ROUNDS; r++)); do
   for c in $CONNS; do
