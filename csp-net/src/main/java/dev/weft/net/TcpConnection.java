@@ -478,8 +478,7 @@ public final class TcpConnection implements AutoCloseable {
      * and make it compile again.
      */
     private boolean afterWrites(Runnable then) {
-        ChannelOutboundBuffer queued = channel.unsafe().outboundBuffer();
-        if (queued == null || queued.totalPendingWriteBytes() == 0 && queued.isEmpty()) {
+        if (SocketLoops.nothingQueued(channel)) {
             then.run();
             return true;
         }

@@ -5,9 +5,9 @@ import static dev.weft.net.Sockets.awaitTrue;
 import static dev.weft.net.Sockets.io;
 import static dev.weft.net.Sockets.serveEach;
 import static dev.weft.net.Sockets.runClients;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.csp.Fiber;
 import dev.weft.csp.Pausable;

@@ -1,7 +1,6 @@
 package dev.weft.net.internal.sockets;
 
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.unix.Socket;
 import io.netty.util.concurrent.FastThreadLocal;
@@ -39,11 +38,8 @@ public final class DirectSend {
      * queued; advances {@code src} by what was sent (nothing, if it could not). The caller holds the channel's loop.
      */
     public static void sendNow(Channel channel, ByteBuffer src) {
-        if (!(channel instanceof EpollSocketChannel epoll) || !channel.isActive()) {
-            return;
-        }
-        ChannelOutboundBuffer queued = channel.unsafe().outboundBuffer();
-        if (queued == null || !queued.isEmpty() || queued.totalPendingWriteBytes() != 0) {
+        boolean idle = channel.isActive() && SocketLoops.nothingQueued(channel);
+        if (!idle || !(channel instanceof EpollSocketChannel epoll)) {
             return;
         }
         ByteBuffer buffer = BUFFER.get();

@@ -2,6 +2,8 @@ package dev.weft.net.internal.sockets;
 
 import dev.weft.net.poll.CarrierLoop;
 import dev.weft.net.poll.CarrierLoops;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
@@ -94,6 +96,15 @@ public final class SocketLoops {
             return here.driveUntil(f::isDone, SETUP_NANOS);
         }
         return f.awaitUninterruptibly(SETUP_NANOS, TimeUnit.NANOSECONDS);
+    }
+
+    /**
+     * Whether every byte written to {@code channel} has been handed to its socket: nothing waits in its outbound
+     * buffer (a closed channel has none). Asked by the thread that holds the channel's loop.
+     */
+    public static boolean nothingQueued(Channel channel) {
+        ChannelOutboundBuffer queued = channel.unsafe().outboundBuffer();
+        return queued == null || queued.totalPendingWriteBytes() == 0 && queued.isEmpty();
     }
 
     public static Class<? extends SocketChannel> socketChannel() {
