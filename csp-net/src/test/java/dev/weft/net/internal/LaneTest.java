@@ -25,6 +25,12 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(120)
 class LaneTest {
     private static final int ROUNDS = 40_000;
+    /**
+     * Rounds hand over by {@link Thread#yield} loops, which on a machine whose cores are all busy can take a whole
+     * scheduler slice each (two busy processes beside this test made rounds 2 ms instead of 30 us): the rounds
+     * stop at this budget, so the test stays a test of the lane, not of the machine's load.
+     */
+    private static final long BUDGET_NANOS = TimeUnit.SECONDS.toNanos(20);
     /** How far the reply is put off once the client starts to look: up to about as long as its look takes. */
     private static final int SPREAD = 16;
 
@@ -64,13 +70,17 @@ class LaneTest {
         private final AtomicReference<Lane> next = new AtomicReference<>();
         private final AtomicReference<Object> outcome = new AtomicReference<>();
         private final AtomicBoolean looking = new AtomicBoolean();
+        private volatile boolean over;
 
-        /** Waits for each round's reply: what it returned, or the failure it threw. */
+        /** Waits for each round's reply (what it returned, or the failure it threw) until the server is over. */
         @Pausable
         void client() {
-            for (int r = 0; r < ROUNDS; r++) {
+            while (true) {
                 Lane lane;
                 while ((lane = next.getAndSet(null)) == null) {
+                    if (over) {
+                        return;
+                    }
                     Thread.yield(); // not a spin: on a loaded machine the other side needs the core
                 }
                 looking.set(true); // the server acts from now on, so that it often lands inside the look
@@ -88,7 +98,9 @@ class LaneTest {
         void serve() {
             int missed = 0;
             Object first = null;
-            for (int r = 0; r < ROUNDS; r++) {
+            long deadline = System.nanoTime() + BUDGET_NANOS;
+            int r = 0;
+            for (; r < ROUNDS && System.nanoTime() - deadline < 0; r++) {
                 NetOutput<String> out = new NetOutput<>(endpoints, at);
                 Lane lane = new Lane(r, out);
                 next.set(lane);
@@ -110,7 +122,8 @@ class LaneTest {
                     first = first == null ? got : first;
                 }
             }
-            assertEquals(0, missed, missed + " of " + ROUNDS + " clients lost the reply that came first; the first got: " + first);
+            over = true;
+            assertEquals(0, missed, missed + " of " + r + " clients lost the reply that came first; the first got: " + first);
         }
     }
 }
