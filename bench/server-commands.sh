@@ -3,7 +3,7 @@
 server_commands() {
   local jar=$1 goload=$2
   shift 2
-  local java_server=("$JAVA" -Xms64m -Xmx1g "$@" -cp "$jar" dev.weft.bench.net.LoadServer)
+  local java_server=("$JAVA" --enable-native-access=ALL-UNNAMED -Xms64m -Xmx1g "$@" -cp "$jar" dev.weft.bench.net.LoadServer)
   cmd[weft-1]="${java_server[*]} weft 1 0"
   cmd[weft-2]="${java_server[*]} weft 2 0"
   cmd[go-1]="env GOMAXPROCS=1 $goload 0"

@@ -23,8 +23,20 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * <p>Reading never takes a class name from the bytes, holds every declared length to the bytes left, and
  * caps nesting, so hostile bytes end in an exception, not in a foreign object, a huge allocation or a
  * stack overflow. Thread-safe: Kryo instances and their buffers are pooled.
+ *
+ * <p>On JDK 24 and later, where the first use of {@code sun.misc.Unsafe}'s memory access prints a warning (JEP 498),
+ * this class turns Kryo's use of it off by setting Kryo's own switch, the system property {@code kryo.unsafe}, to
+ * {@code false}, unless it is set already: Kryo uses Unsafe only to reach the fields of plain classes, which it
+ * then reaches through generated accessors (public classes) or reflection instead.
  */
 public final class KryoCodec implements Codec {
+    static {
+        // Before any Kryo class initializes: Kryo reads the switch once, as its Util class loads.
+        if (Runtime.version().feature() >= 24 && System.getProperty("kryo.unsafe") == null) {
+            System.setProperty("kryo.unsafe", "false");
+        }
+    }
+
     private static final int POOLED = 32; // a power of two
     private static final int KEPT_OUTPUT = 64 * 1024;
     private static final int FIRST_OUTPUT = 256;

@@ -84,7 +84,7 @@ public final class Launcher {
 
     /**
      * The JVMs this machine runs for a launch: {@code java [this JVM's AOT cache] [classData] [Netty's flight-recorder
-     * events off, unless jvmArgs start a recording] [jvmArgs] -cp <this class path> WorkerMain ...}, where
+     * events off, unless jvmArgs start a recording] [native access: see nativeAccess] [jvmArgs] -cp <this class path> WorkerMain ...}, where
      * {@code classData} are a {@link ClassDataArchive}'s options.
      */
     List<String> workerCommand(String launcher, String programClass, List<String> classData) {
@@ -98,6 +98,7 @@ public final class Launcher {
             // records nothing. Before the user's options: a -Dio.netty.jfr.enabled=true of theirs wins.
             cmd.add("-Dio.netty.jfr.enabled=false");
         }
+        cmd.addAll(nativeAccess(config.jvmArgs));
         cmd.addAll(config.jvmArgs);
         cmd.add("-Dweft.heartbeat=" + config.heartbeatInterval.toMillis() + "," + config.heartbeatTimeout.toMillis());
         cmd.add("-Dweft.joinWait=" + config.joinTimeout.toMillis()); // then this launcher has given up on it
@@ -107,6 +108,16 @@ public final class Launcher {
         cmd.add(launcher);
         cmd.add(programClass);
         return cmd;
+    }
+
+    /**
+     * Native access for the class path, unless {@code jvmArgs} grant it themselves: Netty's epoll transport loads a
+     * native library, which JDK 24 and later warn about (JEP 472) unless the code that loads it may; JDK 17 to 23
+     * accept the option and need none.
+     */
+    static List<String> nativeAccess(List<String> jvmArgs) {
+        return jvmArgs.stream().anyMatch(a -> a.startsWith("--enable-native-access")) ? List.of()
+                : List.of("--enable-native-access=ALL-UNNAMED");
     }
 
     /** The class-data archive of this machine's workers: see {@link ClassDataArchive}. */

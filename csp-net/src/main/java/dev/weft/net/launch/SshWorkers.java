@@ -42,6 +42,7 @@ final class SshWorkers implements AutoCloseable {
         String bind = host.substring(host.indexOf('@') + 1);
         List<String> java = new ArrayList<>();
         java.add(config.sshJava);
+        java.addAll(Launcher.nativeAccess(config.jvmArgs));
         java.addAll(config.jvmArgs);
         java.add("-Dweft.heartbeat=" + config.heartbeatInterval.toMillis() + "," + config.heartbeatTimeout.toMillis());
         java.add("-Dweft.bind=" + bind);

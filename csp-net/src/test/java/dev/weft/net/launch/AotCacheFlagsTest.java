@@ -18,6 +18,6 @@ class AotCacheFlagsTest {
     void workersOfALauncherWithoutACacheGetNoCacheOption() {
         List<String> cmd = Launcher.builder().jvmArgs("-Xmx64m").build().workerCommand("127.0.0.1:1", "P", List.of());
         assertTrue(cmd.stream().noneMatch(a -> a.startsWith("-XX:AOT")), cmd.toString()); // the test JVM has none
-        assertEquals("-Xmx64m", cmd.get(2), cmd.toString()); // after the launcher's own -D
+        assertEquals("-Xmx64m", cmd.get(3), cmd.toString()); // after the launcher's own -D and native access
     }
 }
