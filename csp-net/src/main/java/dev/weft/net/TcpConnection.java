@@ -5,6 +5,7 @@ import dev.weft.csp.Guard;
 import dev.weft.csp.Pausable;
 import dev.weft.csp.Readiness;
 import dev.weft.net.internal.sockets.DirectSend;
+import dev.weft.net.internal.sockets.ScratchRead;
 import dev.weft.net.internal.sockets.Sneaky;
 import dev.weft.net.internal.sockets.SocketLoops;
 import io.netty.bootstrap.Bootstrap;
@@ -62,7 +63,10 @@ public final class TcpConnection implements AutoCloseable {
     private final Readiness readable = new Readiness(this::readableNow, this);
     private final Readiness writable = new Readiness(this::writableNow, this);
     private final Runnable askForBytes = this::askForBytes;
-    private final ArrayDeque<ByteBuf> received = new ArrayDeque<>(2);
+    /** The bytes read and not yet taken, a read's worth each, copied out of the read's buffer (see {@link ScratchRead}). */
+    private final ArrayDeque<byte[]> received = new ArrayDeque<>(2);
+    /** How many bytes of the first of {@link #received} readers have taken already. */
+    private int takenOfFirst;
     /**
      * Whether the socket is asked for bytes: from a reader's first wait until a read finds the reader behind
      * (bytes of an earlier read still untaken). In between it stays asked from one read to the next, so that a
@@ -138,13 +142,15 @@ public final class TcpConnection implements AutoCloseable {
     }
 
     /**
-     * The options of every connection's socket, dialled or accepted. Its buffers (each read's, each write's) come
-     * from Netty's pooled allocator: a pooled buffer keeps its view of the memory below from one use to the next,
-     * where the adaptive allocator, Netty 4.2's default, makes that view anew for each buffer written into (two
-     * objects, about 64 bytes, a request of a small server).
+     * The options of every connection's socket, dialled or accepted. It reads into the reading thread's buffer
+     * ({@link ScratchRead}), whose bytes {@link Events#channelRead} copies out. A write that does not go straight to
+     * the socket ({@link DirectSend}) takes its buffer from Netty's pooled allocator: a pooled buffer keeps its view
+     * of the memory below from one use to the next, where the adaptive allocator, Netty 4.2's default, makes that
+     * view anew for each buffer written into (two objects, about 64 bytes, a write).
      */
     static void configure(Channel ch) {
         ch.config().setAllocator(PooledByteBufAllocator.DEFAULT);
+        ch.config().setRecvByteBufAllocator(new ScratchRead()); // see its javadoc: the handler copies each read out
         ch.config().setAutoRead(false);
         ch.config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, true); // the peer's end of stream leaves us writing
         ch.config().setOption(ChannelOption.TCP_NODELAY, true); // requests and replies, not bulk transfer
@@ -238,22 +244,9 @@ public final class TcpConnection implements AutoCloseable {
     }
 
     /**
-     * Moves {@code n} bytes from {@code from} to {@code to}. Through a heap buffer's array where it has one:
-     * Netty's copy between its buffers and a {@code ByteBuffer} makes a view of its own buffer, an object a read.
+     * Moves {@code n} bytes from {@code from} to {@code to}. Through a heap buffer's array where it has one: Netty's
+     * copy from a {@code ByteBuffer} makes a view of its own buffer, an object a write.
      */
-    private static void copy(ByteBuf from, ByteBuffer to, int n) {
-        if (to.hasArray()) {
-            from.readBytes(to.array(), to.arrayOffset() + to.position(), n);
-            to.position(to.position() + n);
-        } else {
-            int limit = to.limit();
-            to.limit(to.position() + n);
-            from.readBytes(to);
-            to.limit(limit);
-        }
-    }
-
-    /** Moves {@code n} bytes from {@code from} to {@code to}, as the other {@code copy} (an object a write saved). */
     private static void copy(ByteBuffer from, ByteBuf to, int n) {
         if (from.hasArray()) {
             to.writeBytes(from.array(), from.arrayOffset() + from.position(), n);
@@ -270,12 +263,14 @@ public final class TcpConnection implements AutoCloseable {
     private int take(ByteBuffer dst) {
         int total = 0;
         while (dst.hasRemaining() && !received.isEmpty()) {
-            ByteBuf b = received.peek();
-            int n = Math.min(b.readableBytes(), dst.remaining());
-            copy(b, dst, n);
+            byte[] b = received.peek();
+            int n = Math.min(b.length - takenOfFirst, dst.remaining());
+            dst.put(b, takenOfFirst, n);
             total += n;
-            if (!b.isReadable()) {
-                received.poll().release();
+            takenOfFirst += n;
+            if (takenOfFirst == b.length) {
+                received.poll();
+                takenOfFirst = 0;
             }
         }
         readChanged();
@@ -422,10 +417,8 @@ public final class TcpConnection implements AutoCloseable {
                 return;
             }
             closed = true;
-            ByteBuf b;
-            while ((b = received.poll()) != null) {
-                b.release();
-            }
+            received.clear();
+            takenOfFirst = 0;
             readChanged();
         }
         readable.signal();
@@ -494,9 +487,9 @@ public final class TcpConnection implements AutoCloseable {
     /** The bytes read from the socket and not yet taken by a reader: what a slow reader makes this side hold. */
     int receivedBytes() {
         synchronized (events) {
-            int n = 0;
-            for (ByteBuf b : received) {
-                n += b.readableBytes();
+            int n = -takenOfFirst;
+            for (byte[] b : received) {
+                n += b.length;
             }
             return n;
         }
@@ -518,15 +511,20 @@ public final class TcpConnection implements AutoCloseable {
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
             ByteBuf bytes = (ByteBuf) msg;
+            byte[] copy;
+            try {
+                copy = new byte[bytes.readableBytes()]; // out of the read's buffer, which the next read reuses
+                bytes.readBytes(copy);
+            } finally {
+                bytes.release();
+            }
             synchronized (this) {
-                if (!closed && bytes.isReadable()) {
+                if (!closed && copy.length > 0) {
                     readerBehind |= !received.isEmpty();
-                    received.add(bytes);
+                    received.add(copy);
                     readReady = true;
-                    return;
                 }
             }
-            bytes.release();
         }
 
         /**
